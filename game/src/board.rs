@@ -1,0 +1,133 @@
+//! The packed 3×3 board.
+
+use std::fmt;
+
+use crate::cell::{Cell, Player};
+use crate::geometry::CELLS;
+
+/// Nine cells packed as 4-bit codes, cell 0 in the most significant nibble.
+///
+/// That order makes integer comparison of two boards with the same pieces
+/// agree with GamesmanClassic's lexicographic rank, which the canonical form
+/// relies on. Invariant: every nibble is a valid [`Cell`] code and bits
+/// above 36 are zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Board(u64);
+
+/// Bits used by a board.
+pub const BOARD_BITS: u32 = 36;
+
+#[inline]
+const fn shift(i: usize) -> u32 {
+    4 * (8 - i as u32)
+}
+
+/// Piece usage of each cell code packed one count per byte:
+/// blue buckets, red buckets, smalls, larges (low byte first).
+const PIECE_BYTES: [u32; 10] = {
+    let mut t = [0u32; 10];
+    let mut c = 0;
+    while c < 10 {
+        let p = match Cell::from_code(c as u8) {
+            Some(cell) => cell.pieces(),
+            None => [0; 4],
+        };
+        t[c] = p[0] as u32 | (p[1] as u32) << 8 | (p[2] as u32) << 16 | (p[3] as u32) << 24;
+        c += 1;
+    }
+    t
+};
+
+impl Board {
+    /// The empty board.
+    pub const EMPTY: Board = Board(0);
+
+    /// A board from its cells, cell 0 first.
+    pub fn from_cells(cells: [Cell; CELLS]) -> Board {
+        let mut b = Board::EMPTY;
+        for (i, c) in cells.into_iter().enumerate() {
+            b = b.with(i, c);
+        }
+        b
+    }
+
+    /// The board with packed bits `bits`, if every nibble is a cell code.
+    pub fn from_bits(bits: u64) -> Option<Board> {
+        if bits >> BOARD_BITS != 0 {
+            return None;
+        }
+        let b = Board(bits);
+        (0..CELLS).all(|i| (b.0 >> shift(i)) & 15 < 10).then_some(b)
+    }
+
+    /// The packed bits.
+    #[inline]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// What cell `i` (0-based) holds.
+    #[inline]
+    pub fn get(self, i: usize) -> Cell {
+        let code = ((self.0 >> shift(i)) & 15) as u8;
+        // The invariant keeps every nibble below 10.
+        match Cell::from_code(code) {
+            Some(c) => c,
+            None => unreachable!("board nibble {code} out of range"),
+        }
+    }
+
+    /// The board with cell `i` replaced by `c`.
+    #[inline]
+    #[must_use]
+    pub fn with(self, i: usize, c: Cell) -> Board {
+        let s = shift(i);
+        Board((self.0 & !(15 << s)) | (c as u64) << s)
+    }
+
+    /// The nine cells, cell 0 first.
+    pub fn cells(self) -> [Cell; CELLS] {
+        std::array::from_fn(|i| self.get(i))
+    }
+
+    /// Pieces on the board as (blue buckets, red buckets, smalls, larges).
+    #[inline]
+    pub fn pieces_used(self) -> [u8; 4] {
+        let mut sum = 0u32;
+        let mut bits = self.0;
+        for _ in 0..CELLS {
+            sum += PIECE_BYTES[(bits & 15) as usize];
+            bits >>= 4;
+        }
+        sum.to_le_bytes()
+    }
+
+    /// How many cells hold each cell code, indexed by code.
+    pub fn counts(self) -> [u8; 10] {
+        let mut n = [0u8; 10];
+        for c in self.cells() {
+            n[c as usize] += 1;
+        }
+        n
+    }
+
+    /// Number of cells holding `c`.
+    pub fn count(self, c: Cell) -> usize {
+        self.cells().iter().filter(|&&x| x == c).count()
+    }
+
+    /// Castles crowned by `player`'s bucket.
+    pub fn castles_of(self, player: Player) -> usize {
+        self.count(player.castle())
+    }
+}
+
+/// The nine GamesmanClassic letters, cell 0 first.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.cells() {
+            write!(f, "{}", c.to_char())?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,234 @@
+//! Our dense index of positions, for solving and storage.
+//!
+//! GamesmanClassic's hash gives every board 41 slots per turn for the
+//! forbidden slide, almost all of them impossible. This index numbers only
+//! the *indexable* states: a board within the budget, a turn, and either no
+//! forbidden slide or one that a move could have left (a neutral S, L or C on
+//! its source cell, its destination empty).
+//!
+//! Layout. Compositions (GamesmanClassic tiers) come in tier-number order,
+//! each a contiguous range: first Blue to move, then Red. Within one turn:
+//! the m boards with nothing forbidden, by lexicographic rank; then for each
+//! slide id 1..=40 and each neutral kind p ∈ {S, L, C} present, the
+//! arrangements of the other 7 cells (the source holds p, the destination is
+//! empty), by rank of those 7 cells in ascending cell order. Every block size
+//! depends only on the composition, so ranking needs no per-board table.
+//!
+//! For the standard budget this is 358,668,092 states over all 2,232
+//! compositions (the two-P-two-Q composition included, though play never
+//! reaches it), against GamesmanClassic's 2,972,507,380 slots.
+
+use std::collections::HashMap;
+
+use crate::board::Board;
+use crate::budget::Budget;
+use crate::cell::{Cell, Player};
+use crate::error::IndexError;
+use crate::geometry::{Slide, CELLS};
+use crate::position::Position;
+use crate::rank::{multinomial, rank, unrank};
+use crate::tier::Tier;
+
+const NEUTRALS: [Cell; 3] = [Cell::Small, Cell::Large, Cell::Castle];
+
+/// The index ranges of one composition.
+#[derive(Clone, Debug)]
+pub struct TierRange {
+    /// The composition.
+    pub tier: Tier,
+    /// Index of the tier's first state.
+    pub offset: u64,
+    /// States per turn.
+    pub half: u64,
+    boards: u64,
+    /// Block sizes for S, L, C at the source of the forbidden slide.
+    blocks: [u64; 3],
+    per_slide: u64,
+}
+
+impl TierRange {
+    /// States in the tier (both turns).
+    pub fn len(&self) -> u64 {
+        2 * self.half
+    }
+
+    /// True for a tier with no states (never, kept for clippy's sake).
+    pub fn is_empty(&self) -> bool {
+        self.half == 0
+    }
+
+    /// Boards in the tier.
+    pub fn boards(&self) -> u64 {
+        self.boards
+    }
+}
+
+/// A bijection between indexable positions of a budget and `0..len()`.
+#[derive(Clone, Debug)]
+pub struct StateIndex {
+    budget: Budget,
+    tiers: Vec<TierRange>,
+    by_tier: HashMap<Tier, usize>,
+    len: u64,
+}
+
+impl StateIndex {
+    /// The index for `budget`.
+    pub fn new(budget: Budget) -> StateIndex {
+        let mut tiers = Vec::new();
+        let mut offset = 0;
+        for tier in Tier::all(budget) {
+            let counts = tier.counts();
+            let boards = multinomial(&counts);
+            let blocks = NEUTRALS.map(|p| {
+                if counts[p as usize] > 0 && counts[0] > 0 {
+                    let mut rest = counts;
+                    rest[p as usize] -= 1;
+                    rest[0] -= 1;
+                    multinomial(&rest)
+                } else {
+                    0
+                }
+            });
+            let per_slide: u64 = blocks.iter().sum();
+            let half = boards + 40 * per_slide;
+            tiers.push(TierRange {
+                tier,
+                offset,
+                half,
+                boards,
+                blocks,
+                per_slide,
+            });
+            offset += 2 * half;
+        }
+        let by_tier = tiers.iter().enumerate().map(|(i, t)| (t.tier, i)).collect();
+        StateIndex {
+            budget,
+            tiers,
+            by_tier,
+            len: offset,
+        }
+    }
+
+    /// The budget.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// Number of indexable states.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True when there are no states (never).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The tiers in index order.
+    pub fn tiers(&self) -> &[TierRange] {
+        &self.tiers
+    }
+
+    /// The range of `tier`, if it is a composition of the budget.
+    pub fn tier_range(&self, tier: Tier) -> Option<&TierRange> {
+        self.by_tier.get(&tier).map(|&i| &self.tiers[i])
+    }
+
+    /// The index of `pos`.
+    ///
+    /// # Errors
+    /// The position is over the budget or its forbidden slide could not have
+    /// been set by a move.
+    pub fn index(&self, pos: Position) -> Result<u64, IndexError> {
+        let board = pos.board();
+        let not_indexable = || IndexError::NotIndexable(pos.to_string());
+        let range = self.tier_range(Tier::of(board)).ok_or_else(not_indexable)?;
+        if !pos.forbidden_is_plausible() {
+            return Err(not_indexable());
+        }
+        let turn = if pos.turn() == Player::Red { range.half } else { 0 };
+        let cells = board.cells().map(|c| c as u8);
+        let counts = range.tier.counts();
+        let within = match pos.forbidden() {
+            None => rank(cells, counts),
+            Some(s) => {
+                let p = board.get(s.from());
+                let k = NEUTRALS.iter().position(|&n| n == p).ok_or_else(not_indexable)?;
+                let mut rest = counts;
+                rest[p as usize] -= 1;
+                rest[0] -= 1;
+                let others = (0..CELLS)
+                    .filter(|&i| i != s.from() && i != s.to())
+                    .map(|i| cells[i]);
+                range.boards
+                    + (s.id() as u64 - 1) * range.per_slide
+                    + range.blocks[..k].iter().sum::<u64>()
+                    + rank(others, rest)
+            }
+        };
+        Ok(range.offset + turn + within)
+    }
+
+    /// The position with index `i`.
+    ///
+    /// # Errors
+    /// `i` is not below [`StateIndex::len`].
+    pub fn position(&self, i: u64) -> Result<Position, IndexError> {
+        if i >= self.len {
+            return Err(IndexError::OutOfRange {
+                index: i,
+                size: self.len,
+            });
+        }
+        let t = self.tiers.partition_point(|r| r.offset <= i) - 1;
+        let range = &self.tiers[t];
+        let mut within = i - range.offset;
+        let turn = if within >= range.half {
+            within -= range.half;
+            Player::Red
+        } else {
+            Player::Blue
+        };
+        let counts = range.tier.counts();
+        if within < range.boards {
+            let mut cells = [0u8; CELLS];
+            unrank(within, counts, &mut cells);
+            return Ok(Position::new(board_of(cells), turn, None));
+        }
+        within -= range.boards;
+        let slide = Slide::from_id((within / range.per_slide) as u8 + 1).ok_or(IndexError::OutOfRange {
+            index: i,
+            size: self.len,
+        })?;
+        within %= range.per_slide;
+        let mut k = 0;
+        while within >= range.blocks[k] {
+            within -= range.blocks[k];
+            k += 1;
+        }
+        let p = NEUTRALS[k];
+        let mut rest = counts;
+        rest[p as usize] -= 1;
+        rest[0] -= 1;
+        let mut others = [0u8; CELLS - 2];
+        unrank(within, rest, &mut others);
+        let mut cells = [0u8; CELLS];
+        let mut it = others.into_iter();
+        for (c, slot) in cells.iter_mut().enumerate() {
+            *slot = if c == slide.from() {
+                p as u8
+            } else if c == slide.to() {
+                Cell::Empty as u8
+            } else {
+                it.next().unwrap_or(0)
+            };
+        }
+        Ok(Position::new(board_of(cells), turn, Some(slide)))
+    }
+}
+
+fn board_of(cells: [u8; CELLS]) -> Board {
+    Board::from_cells(cells.map(|c| Cell::from_code(c).unwrap_or(Cell::Empty)))
+}

@@ -1,0 +1,93 @@
+//! The dense state index: a bijection onto 0..len.
+
+use topitop_game::cell::ALL_CELLS;
+use topitop_game::geometry::{Slide, NEIGHBOURS};
+use topitop_game::sample::{playout_positions, SplitMix};
+use topitop_game::{Board, Budget, Cell, Player, Position, Rules, Ruleset, StateIndex, Variant};
+
+#[test]
+fn standard_index_size() {
+    let idx = StateIndex::new(Budget::STANDARD);
+    assert_eq!(idx.len(), 358_668_092);
+    assert_eq!(idx.tiers().len(), 2_232);
+    assert_eq!(idx.tiers().iter().map(|t| t.boards()).sum::<u64>(), 36_250_846);
+}
+
+/// Every board within the budget, by brute force over the cells.
+fn all_boards(budget: Budget) -> Vec<Board> {
+    fn go(i: usize, b: Board, budget: Budget, out: &mut Vec<Board>) {
+        let used = b.pieces_used();
+        if used.iter().zip(budget.counts()).any(|(&u, m)| u > m) {
+            return;
+        }
+        if i == 9 {
+            out.push(b);
+            return;
+        }
+        for c in ALL_CELLS {
+            go(i + 1, b.with(i, c), budget, out);
+        }
+    }
+    let mut out = Vec::new();
+    go(0, Board::EMPTY, budget, &mut out);
+    out
+}
+
+#[test]
+fn reduced_budget_index_is_a_bijection_onto_every_indexable_state() {
+    let budget = Budget::new(1, 1, 2, 2).unwrap();
+    let idx = StateIndex::new(budget);
+    let mut seen = vec![false; idx.len() as usize];
+    let mut states = 0u64;
+    for board in all_boards(budget) {
+        for turn in [Player::Blue, Player::Red] {
+            let mut forbidden = vec![None];
+            for (from, neighbours) in NEIGHBOURS.iter().enumerate() {
+                if board.get(from).is_neutral() {
+                    for &to in *neighbours {
+                        if board.get(to as usize) == Cell::Empty {
+                            forbidden.push(Slide::new(from, to as usize));
+                        }
+                    }
+                }
+            }
+            for f in forbidden {
+                let p = Position::new(board, turn, f);
+                let i = idx.index(p).unwrap();
+                assert!(!seen[i as usize], "{p} collides");
+                seen[i as usize] = true;
+                assert_eq!(idx.position(i).unwrap(), p);
+                states += 1;
+            }
+        }
+    }
+    assert_eq!(states, idx.len(), "the index covers exactly the indexable states");
+    assert!(idx.position(idx.len()).is_err());
+}
+
+#[test]
+fn standard_index_round_trips_on_samples() {
+    let idx = StateIndex::new(Budget::STANDARD);
+    let mut rng = SplitMix::new(1);
+    for _ in 0..100_000 {
+        let i = rng.below(idx.len());
+        let p = idx.position(i).unwrap();
+        assert!(p.forbidden_is_plausible());
+        assert_eq!(idx.index(p).unwrap(), i);
+    }
+    for rs in [Ruleset::V0, Ruleset::V1(Variant::DEFAULT)] {
+        for p in playout_positions(Rules::new(rs), 20_000, 40, &mut rng) {
+            let i = idx.index(p).unwrap();
+            assert_eq!(idx.position(i).unwrap(), p);
+        }
+    }
+}
+
+#[test]
+fn unindexable_positions_are_errors() {
+    let idx = StateIndex::new(Budget::STANDARD);
+    let raw = topitop_game::parse_position_syntax("1_LS-L-SLLS54").unwrap();
+    assert!(idx.index(raw).is_err(), "implausible forbidden slide");
+    let over = topitop_game::parse_position_syntax("1_BBB------").unwrap();
+    assert!(idx.index(over).is_err(), "over budget");
+}

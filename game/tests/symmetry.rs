@@ -1,0 +1,115 @@
+//! The canonical form under the 8 symmetries of the square.
+
+use std::collections::BTreeSet;
+
+use topitop_game::sample::{playout_positions, SplitMix};
+use topitop_game::symmetry::{canonical, orbit_size, transform, INVERSE, MAPS};
+use topitop_game::{parse_position, play_unchecked, Budget, Position, Rules, Ruleset, Variant};
+
+fn sample(n: usize, seed: u64) -> Vec<Position> {
+    playout_positions(Rules::default(), n, 30, &mut SplitMix::new(seed))
+}
+
+fn children(rules: Rules, p: Position) -> BTreeSet<Position> {
+    rules.moves(p).iter().map(|&m| play_unchecked(p, m)).collect()
+}
+
+#[test]
+fn maps_form_the_dihedral_group() {
+    for (k, map) in MAPS.iter().enumerate() {
+        let mut seen = [false; 9];
+        for &c in map {
+            seen[c as usize] = true;
+        }
+        assert!(seen.iter().all(|&s| s), "map {k} is a permutation");
+    }
+    assert_eq!(INVERSE[1], MAPS[3]);
+    assert_eq!(INVERSE[3], MAPS[1]);
+    for k in [0, 2, 4, 5, 6, 7] {
+        assert_eq!(INVERSE[k], MAPS[k], "map {k} is its own inverse");
+    }
+}
+
+#[test]
+fn canonical_is_idempotent_and_shared_by_all_images() {
+    for p in sample(20_000, 3) {
+        let c = canonical(p);
+        assert_eq!(canonical(c), c, "{p}");
+        assert!(c.bits() <= p.bits());
+        for k in 0..8 {
+            assert_eq!(canonical(transform(p, k)), c, "{p} map {k}");
+        }
+    }
+}
+
+#[test]
+fn symmetry_preserves_moves_children_and_primitives() {
+    let variants = [
+        Ruleset::V0,
+        Ruleset::V1(Variant::new(0).unwrap()),
+        Ruleset::V1(Variant::new(7).unwrap()),
+    ];
+    for p in sample(4_000, 9) {
+        for rs in variants {
+            let rules = Rules::new(rs);
+            let kids = children(rules, p);
+            for k in 0..8 {
+                let q = transform(p, k);
+                assert!(q.validate(Budget::STANDARD).is_ok(), "{p} map {k} -> {q}");
+                assert_eq!(rules.moves(q).len(), rules.moves(p).len(), "{p} map {k}");
+                assert_eq!(rules.primitive(q), rules.primitive(p));
+                let mapped: BTreeSet<Position> = kids.iter().map(|&c| transform(c, k)).collect();
+                assert_eq!(
+                    children(rules, q),
+                    mapped,
+                    "{p} map {k}: children commute with the map"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn forbidden_slide_follows_the_inverse_map() {
+    // L slid 5->4 (forbidden 4->5); a quarter turn clockwise moves cell 4 to
+    // cell 2 and leaves cell 5 in place, so the forbidden slide becomes 2->5.
+    let p = parse_position("1_LS-L-SLLS45", Budget::STANDARD).unwrap();
+    let q = transform(p, 1);
+    assert_eq!(q.to_string(), "1_LLLL-SSS-25");
+    assert!(q.forbidden_is_plausible());
+}
+
+/// Upstream picks the anti-diagonal mirror for nearly every board, so a
+/// position and its rotation get different results. Ours agree.
+#[test]
+fn rotations_share_one_representative_unlike_upstream() {
+    let p = parse_position("1_B-S---L--", Budget::STANDARD).unwrap();
+    let r = transform(p, 1);
+    assert_ne!(p, r);
+    assert_eq!(canonical(p), canonical(r));
+    assert_eq!(orbit_size(p), 8);
+    assert_eq!(orbit_size(Position::START), 1);
+    assert_eq!(
+        orbit_size(parse_position("1_----S----", Budget::STANDARD).unwrap()),
+        1
+    );
+    assert_eq!(
+        orbit_size(parse_position("1_S---S---S", Budget::STANDARD).unwrap()),
+        2
+    );
+}
+
+#[test]
+fn orbit_counting_matches_burnside_at_depth_two() {
+    // Distinct positions two plies deep (584) fall into classes whose sizes
+    // must add back up to 584.
+    let rules = Rules::default();
+    let mut depth2 = BTreeSet::new();
+    for c in children(rules, rules.start()) {
+        depth2.extend(children(rules, c));
+    }
+    assert_eq!(depth2.len(), 584);
+    let classes: BTreeSet<Position> = depth2.iter().map(|&p| canonical(p)).collect();
+    let total: usize = classes.iter().map(|&c| orbit_size(c)).sum();
+    assert_eq!(total, 584);
+}

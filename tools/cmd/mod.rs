@@ -1,0 +1,4 @@
+//! One module per subcommand, each with its own `Args`.
+
+pub mod perft;
+pub mod show;
