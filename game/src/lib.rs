@@ -35,7 +35,9 @@ pub use geometry::Slide;
 pub use index::StateIndex;
 pub use movegen::play_unchecked;
 pub use moves::{Move, MoveKind, MoveList, Piece, MAX_MOVES};
-pub use notation::{autogui_move, autogui_position, parse_position, parse_position_syntax};
+pub use notation::{
+    autogui_entities, autogui_move, autogui_position, parse_position, parse_position_syntax, AutoGuiMove,
+};
 pub use position::Position;
 pub use rules::{Rules, Ruleset, Value, Variant};
 pub use tier::Tier;

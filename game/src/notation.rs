@@ -81,6 +81,12 @@ pub fn parse_position_syntax(s: &str) -> Result<Position, ParsePositionError> {
 /// GamesmanClassic's AutoGUI position string: `1_` or `2_` and 56 entity
 /// characters (6 slots per cell, then the forbidden slide's digits or `-`).
 pub fn autogui_position(pos: Position) -> String {
+    format!("{}_{}", pos.turn().digit(), autogui_entities(pos))
+}
+
+/// The 56 entity characters of the AutoGUI position string (without the
+/// turn prefix).
+pub fn autogui_entities(pos: Position) -> String {
     let mut e = ['-'; 56];
     for (i, c) in pos.board().cells().into_iter().enumerate() {
         let j = 6 * i;
@@ -109,32 +115,80 @@ pub fn autogui_position(pos: Position) -> String {
         e[54] = char::from(b'1' + s.from() as u8);
         e[55] = char::from(b'1' + s.to() as u8);
     }
-    format!("{}_{}", pos.turn().digit(), e.iter().collect::<String>())
+    e.iter().collect()
+}
+
+/// The parts of an AutoGUI move string, as GamesmanClassic's builders take
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AutoGuiMove {
+    /// A button: `A_<token>_<at>_<sound>`.
+    Button {
+        /// The button's image token.
+        token: char,
+        /// The centre index it sits on.
+        at: u32,
+        /// The sound key.
+        sound: char,
+    },
+    /// An arrow: `M_<from>_<to>_<sound>`.
+    Arrow {
+        /// Centre index of the tail.
+        from: u32,
+        /// Centre index of the head.
+        to: u32,
+        /// The sound key.
+        sound: char,
+    },
+}
+
+impl AutoGuiMove {
+    /// The AutoGUI form of `m`: placements are buttons at 96 + cell (buckets,
+    /// `t` blue / `u` red), 105 + cell (small, `v`) and 114 + cell (large,
+    /// `w`); the pass is button `P` at 123; a slide is an arrow between the
+    /// two endpoints 56 + 2k and 57 + 2k of its neighbour pair k.
+    pub fn of(m: Move) -> AutoGuiMove {
+        match m.kind() {
+            MoveKind::Pass => AutoGuiMove::Button {
+                token: 'P',
+                at: 123,
+                sound: 'v',
+            },
+            MoveKind::Place { piece, cell } => {
+                let (token, base, sound) = match piece {
+                    Piece::BlueBucket => ('t', 96, 'y'),
+                    Piece::RedBucket => ('u', 96, 'y'),
+                    Piece::Small => ('v', 105, 'w'),
+                    Piece::Large => ('w', 114, 'x'),
+                };
+                AutoGuiMove::Button {
+                    token,
+                    at: base + cell as u32,
+                    sound,
+                }
+            }
+            MoveKind::Slide { from, to } => {
+                let pair = (from.min(to), from.max(to));
+                let k = neighbour_pairs().position(|p| p == pair).unwrap_or(0) as u32;
+                let (low, high) = (56 + 2 * k, 57 + 2 * k);
+                let (from, to) = if to > from { (low, high) } else { (high, low) };
+                AutoGuiMove::Arrow { from, to, sound: 'z' }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for AutoGuiMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            AutoGuiMove::Button { token, at, sound } => write!(f, "A_{token}_{at}_{sound}"),
+            AutoGuiMove::Arrow { from, to, sound } => write!(f, "M_{from}_{to}_{sound}"),
+        }
+    }
 }
 
 /// GamesmanClassic's AutoGUI move string: `A_t_100_y` for a placement,
 /// `M_86_87_z` for a slide, `A_P_123_v` for the pass.
 pub fn autogui_move(m: Move) -> String {
-    match m.kind() {
-        MoveKind::Pass => "A_P_123_v".to_string(),
-        MoveKind::Place { piece, cell } => {
-            let (token, base, sound) = match piece {
-                Piece::BlueBucket => ('t', 96, 'y'),
-                Piece::RedBucket => ('u', 96, 'y'),
-                Piece::Small => ('v', 105, 'w'),
-                Piece::Large => ('w', 114, 'x'),
-            };
-            format!("A_{token}_{}_{sound}", base + cell)
-        }
-        MoveKind::Slide { from, to } => {
-            let pair = (from.min(to), from.max(to));
-            let k = neighbour_pairs().position(|p| p == pair).unwrap_or(0);
-            let e = 56 + 2 * k;
-            if to > from {
-                format!("M_{}_{}_z", e, e + 1)
-            } else {
-                format!("M_{}_{}_z", e + 1, e)
-            }
-        }
-    }
+    AutoGuiMove::of(m).to_string()
 }
