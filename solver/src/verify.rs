@@ -38,8 +38,13 @@ pub fn verify(solution: &Solution, keep: usize) -> Report {
         .map(|c| {
             let mut rep = Report::default();
             let mut list = MoveList::new();
-            for i in c * chunk..((c + 1) * chunk).min(records.len()) {
-                let rec = records[i];
+            let start = c * chunk;
+            let end = (start + chunk).min(records.len());
+            for (i, &rec) in records[start..end]
+                .iter()
+                .enumerate()
+                .map(|(k, r)| (start + k, r))
+            {
                 if !rec.is_solved() {
                     if !solution.is_symmetric() {
                         note(
