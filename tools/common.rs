@@ -35,3 +35,12 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
+
+/// Sizes the worker pool: `threads` workers, or one per core.
+pub fn init_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    if let Some(n) = threads {
+        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
+    }
+    Ok(())
+}

@@ -2,6 +2,8 @@
 
 mod cmd;
 mod common;
+mod progress;
+mod solution_file;
 
 use std::process::ExitCode;
 
@@ -21,6 +23,10 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Show a position: board, turn, forbidden slide, primitive value, moves.
     Show(cmd::show::Args),
+    /// Solve every position (value and remoteness) and write the result.
+    Solve(cmd::solve::Args),
+    /// Re-check a solved result against forward move generation.
+    Verify(cmd::verify::Args),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +34,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => cmd::perft::run(args),
         Command::Show(args) => cmd::show::run(args),
+        Command::Solve(args) => cmd::solve::run(args),
+        Command::Verify(args) => cmd::verify::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

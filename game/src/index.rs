@@ -19,6 +19,7 @@
 //! reaches it), against GamesmanClassic's 2,972,507,380 slots.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::Board;
 use crate::budget::Budget;
@@ -63,12 +64,31 @@ impl TierRange {
     }
 }
 
+/// A multiplicative hash for tier numbers (small integers of 36 bits); the
+/// default SipHash would dominate an index lookup.
+#[derive(Default)]
+struct TierHasher(u64);
+
+impl Hasher for TierHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
 /// A bijection between indexable positions of a budget and `0..len()`.
 #[derive(Clone, Debug)]
 pub struct StateIndex {
     budget: Budget,
     tiers: Vec<TierRange>,
-    by_tier: HashMap<Tier, usize>,
+    by_tier: HashMap<Tier, usize, BuildHasherDefault<TierHasher>>,
     len: u64,
 }
 

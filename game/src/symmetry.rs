@@ -1,7 +1,9 @@
 //! The 8 symmetries of the square and a true canonical form.
 
+use std::sync::OnceLock;
+
 use crate::board::Board;
-use crate::geometry::{Slide, CELLS};
+use crate::geometry::{Slide, CELLS, SLIDE_COUNT};
 use crate::position::Position;
 
 /// GamesmanClassic's `gSymmetryMatrix`: image cell `i` takes the contents of
@@ -34,9 +36,61 @@ pub const INVERSE: [[u8; CELLS]; 8] = {
     inv
 };
 
+/// Precomputed images: for map k and each third of the board (three
+/// cells, 12 bits), where its nibbles land; and where each slide id goes.
+struct Tables {
+    thirds: Vec<[u64; 4096]>,
+    slides: [[u8; SLIDE_COUNT + 1]; 8],
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut thirds = vec![[0u64; 4096]; 24];
+        for k in 0..8 {
+            for third in 0..3 {
+                for v in 0..4096u64 {
+                    let mut out = 0u64;
+                    for j in 0..3 {
+                        let cell = 3 * third + j;
+                        let nibble = (v >> (4 * (2 - j))) & 15;
+                        let dest = INVERSE[k][cell] as u32;
+                        out |= nibble << (4 * (8 - dest));
+                    }
+                    thirds[k * 3 + third][v as usize] = out;
+                }
+            }
+        }
+        let mut slides = [[0u8; SLIDE_COUNT + 1]; 8];
+        for (k, row) in slides.iter_mut().enumerate() {
+            for s in Slide::all() {
+                let image = Slide::new(INVERSE[k][s.from()] as usize, INVERSE[k][s.to()] as usize);
+                row[s.id() as usize] = image.map_or(0, Slide::id);
+            }
+        }
+        Tables { thirds, slides }
+    })
+}
+
+#[inline]
+fn image_bits(t: &Tables, board: u64, d: usize, k: usize) -> u64 {
+    let b = t.thirds[k * 3][(board >> 24) as usize & 4095]
+        | t.thirds[k * 3 + 1][(board >> 12) as usize & 4095]
+        | t.thirds[k * 3 + 2][board as usize & 4095];
+    b << 8 | t.slides[k][d] as u64
+}
+
 /// The image of `pos` under map `k` (0..8): cells moved, the forbidden slide
 /// a→b carried to its image, the turn unchanged.
 pub fn transform(pos: Position, k: usize) -> Position {
+    let t = tables();
+    let bits = image_bits(t, pos.board().bits(), pos.forbidden_id() as usize, k);
+    let turn = pos.bits() & !((1u64 << 48) - 1);
+    Position::from_bits(turn | bits).expect("a symmetry image is a position")
+}
+
+/// The same image computed cell by cell, for checking the tables.
+pub fn transform_slow(pos: Position, k: usize) -> Position {
     let b = pos.board();
     let mut out = Board::EMPTY;
     for (i, &src) in MAPS[k].iter().enumerate() {
@@ -51,14 +105,21 @@ pub fn transform(pos: Position, k: usize) -> Position {
 /// The canonical representative of `pos`'s symmetry class: the image with
 /// the smallest (board rank, slide id), i.e. the smallest GamesmanClassic
 /// tier position. Idempotent, and equal for all 8 images.
+#[inline]
 pub fn canonical(pos: Position) -> Position {
-    canonical_with_map(pos).0
+    let t = tables();
+    let board = pos.board().bits();
+    let d = pos.forbidden_id() as usize;
+    // Position bits order boards like their rank (cell 0 most significant,
+    // codes in rank order), then the slide id; the turn bit is shared.
+    let best = (1..8).fold(pos.bits() & ((1 << 48) - 1), |m, k| {
+        m.min(image_bits(t, board, d, k))
+    });
+    crate::position::from_bits_trusted(best | (pos.bits() & !((1u64 << 48) - 1)))
 }
 
 /// The canonical form and the map that produces it from `pos`.
 pub fn canonical_with_map(pos: Position) -> (Position, usize) {
-    // Position bits order boards like their rank (cell 0 most significant,
-    // codes in rank order), then the slide id; the turn bit is shared.
     (0..8)
         .map(|k| (transform(pos, k), k))
         .min_by_key(|(p, _)| p.bits())

@@ -113,3 +113,18 @@ fn orbit_counting_matches_burnside_at_depth_two() {
     let total: usize = classes.iter().map(|&c| orbit_size(c)).sum();
     assert_eq!(total, 584);
 }
+
+#[test]
+fn table_transform_equals_cell_by_cell_transform() {
+    use topitop_game::symmetry::transform_slow;
+    for p in sample(5_000, 21) {
+        for k in 0..8 {
+            assert_eq!(transform(p, k), transform_slow(p, k), "{p} map {k}");
+        }
+        let slow_canonical = (0..8)
+            .map(|k| transform_slow(p, k))
+            .min_by_key(|q| q.bits())
+            .unwrap();
+        assert_eq!(canonical(p), slow_canonical, "{p}");
+    }
+}

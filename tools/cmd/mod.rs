@@ -2,3 +2,5 @@
 
 pub mod perft;
 pub mod show;
+pub mod solve;
+pub mod verify;

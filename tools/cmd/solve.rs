@@ -1,0 +1,75 @@
+//! `topitop solve`: solve every position and write the result.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use topitop_game::Value;
+use topitop_solver::{solve, SolveOptions};
+
+use crate::common::RulesArgs;
+use crate::progress::TierBar;
+use crate::solution_file;
+
+/// Arguments of `solve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Directory for the result (created if missing).
+    #[arg(long, default_value = "data", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Solve every position instead of one per symmetry class (for checking).
+    #[arg(long)]
+    pub no_symmetry: bool,
+}
+
+/// Runs `solve`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let rules = args.rules.rules()?;
+    crate::common::init_threads(args.threads)?;
+    let start = Instant::now();
+    let mut bar = TierBar::new("solving");
+    let solution = solve(
+        rules,
+        SolveOptions {
+            symmetric: !args.no_symmetry,
+        },
+        |p| bar.update(p),
+    );
+    bar.finish();
+    let secs = start.elapsed().as_secs_f64();
+    let path = solution_file::write(&args.out, &solution)?;
+    let solved: u64 = solution.records().iter().filter(|r| r.is_solved()).count() as u64;
+    let count = |v: Value| solution.records().iter().filter(|r| r.value() == Some(v)).count();
+    let start_rec = solution.get(rules.start()).expect("the start is indexable");
+    let longest = solution
+        .records()
+        .iter()
+        .filter(|r| r.value() != Some(Value::Draw))
+        .map(|r| r.remoteness())
+        .max();
+    println!(
+        "rules {} budget {} symmetry {}",
+        rules.ruleset(),
+        rules.budget(),
+        !args.no_symmetry
+    );
+    println!(
+        "solved {solved} positions in {secs:.1} s ({:.1} M positions/s)",
+        solved as f64 / secs / 1e6
+    );
+    println!(
+        "by value: {} win, {} lose, {} tie, {} draw",
+        count(Value::Win),
+        count(Value::Lose),
+        count(Value::Tie),
+        count(Value::Draw)
+    );
+    println!("start position {}: {start_rec}", rules.start());
+    println!("largest remoteness: {}", longest.unwrap_or(0));
+    println!("wrote {}", path.display());
+    Ok(())
+}

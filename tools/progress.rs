@@ -1,0 +1,50 @@
+//! Progress on long work: a bar with ETA and rate on a terminal, nothing
+//! otherwise.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use topitop_solver::Progress;
+
+/// A tier-by-tier progress bar.
+pub struct TierBar {
+    bar: Option<ProgressBar>,
+    solved: u64,
+}
+
+impl TierBar {
+    /// A bar labelled `what`, shown only when standard error is a terminal.
+    pub fn new(what: &str) -> TierBar {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = ProgressBar::new(0);
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{msg} [{bar:40}] {pos}/{len} tiers, {elapsed} elapsed, ETA {eta} {prefix}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            b.set_message(what.to_string());
+            b
+        });
+        TierBar { bar, solved: 0 }
+    }
+
+    /// Records one finished tier.
+    pub fn update(&mut self, p: Progress) {
+        self.solved += p.solved;
+        if let Some(b) = &self.bar {
+            b.set_length(p.tiers_total as u64);
+            b.set_position(p.tiers_done as u64);
+            let secs = b.elapsed().as_secs_f64().max(1e-9);
+            b.set_prefix(format!("({:.1} M positions/s)", self.solved as f64 / secs / 1e6));
+        }
+    }
+
+    /// Clears the bar.
+    pub fn finish(self) {
+        if let Some(b) = self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
