@@ -249,6 +249,107 @@ impl StateIndex {
     }
 }
 
+/// Positions with consecutive indices, in index order; see [`StateIndex::walk`].
+pub struct Walk<'a> {
+    index: &'a StateIndex,
+    next: u64,
+    end: u64,
+    /// The current block's varying cells (9 with nothing forbidden, else 7)
+    /// and the position they belong to; `None` before the first step or
+    /// after a block ends.
+    current: Option<(Position, [u8; CELLS], usize)>,
+}
+
+/// Rearranges `seq` into the next arrangement in lexicographic order;
+/// false when it already was the last.
+fn next_permutation(seq: &mut [u8]) -> bool {
+    let Some(i) = (0..seq.len().saturating_sub(1))
+        .rev()
+        .find(|&i| seq[i] < seq[i + 1])
+    else {
+        return false;
+    };
+    let j = (i + 1..seq.len())
+        .rev()
+        .find(|&j| seq[j] > seq[i])
+        .unwrap_or(i + 1);
+    seq.swap(i, j);
+    seq[i + 1..].reverse();
+    true
+}
+
+impl Iterator for Walk<'_> {
+    type Item = Position;
+
+    fn next(&mut self) -> Option<Position> {
+        if self.next >= self.end {
+            return None;
+        }
+        let stepped = self.current.as_mut().and_then(|(pos, seq, len)| {
+            if !next_permutation(&mut seq[..*len]) {
+                return None;
+            }
+            let board = match pos.forbidden() {
+                None => board_of(*seq),
+                Some(s) => {
+                    let mut it = seq[..*len].iter().copied();
+                    let p = pos.board().get(s.from()) as u8;
+                    let mut cells = [0u8; CELLS];
+                    for (c, slot) in cells.iter_mut().enumerate() {
+                        *slot = if c == s.from() {
+                            p
+                        } else if c == s.to() {
+                            0
+                        } else {
+                            it.next().unwrap_or(0)
+                        };
+                    }
+                    board_of(cells)
+                }
+            };
+            *pos = Position::new(board, pos.turn(), pos.forbidden());
+            Some(*pos)
+        });
+        let pos = match stepped {
+            Some(p) => p,
+            None => {
+                // A block starts here (or the walk does): unrank once.
+                let p = self.index.position(self.next).ok()?;
+                let cells = p.board().cells().map(|c| c as u8);
+                let (seq, len) = match p.forbidden() {
+                    None => (cells, CELLS),
+                    Some(s) => {
+                        let mut seq = [0u8; CELLS];
+                        let others = (0..CELLS).filter(|&i| i != s.from() && i != s.to());
+                        for (k, i) in others.enumerate() {
+                            seq[k] = cells[i];
+                        }
+                        (seq, CELLS - 2)
+                    }
+                };
+                self.current = Some((p, seq, len));
+                p
+            }
+        };
+        self.next += 1;
+        Some(pos)
+    }
+}
+
+impl StateIndex {
+    /// The positions with indices `start..end` in order, much faster than
+    /// calling [`StateIndex::position`] for each: consecutive indices
+    /// within a block are consecutive arrangements.
+    pub fn walk(&self, start: u64, end: u64) -> Walk<'_> {
+        Walk {
+            index: self,
+            next: start,
+            end: end.min(self.len),
+            current: None,
+        }
+    }
+}
+
 fn board_of(cells: [u8; CELLS]) -> Board {
     Board::from_cells(cells.map(|c| Cell::from_code(c).unwrap_or(Cell::Empty)))
 }

@@ -16,23 +16,49 @@ pub fn multinomial(counts: &[u8; 10]) -> u64 {
     counts.iter().fold(FACT[n], |m, &c| m / FACT[c as usize])
 }
 
+/// `ceil(2^40 / n)`: dividing by n ≤ 9 becomes a multiply and a shift,
+/// exact for every dividend below 2^36 (the largest here is 9 · 9!).
+const MAGIC: [u64; 10] = {
+    let mut m = [0u64; 10];
+    let mut n = 1;
+    while n < 10 {
+        m[n] = (1u64 << 40).div_ceil(n as u64);
+        n += 1;
+    }
+    m
+};
+
+#[inline(always)]
+fn div_small(x: u64, n: u64) -> u64 {
+    (x * MAGIC[n as usize]) >> 40
+}
+
 /// The lexicographic rank of the sequence `cells` (codes 0..10) among the
 /// arrangements of its own multiset, whose counts are `counts`.
 ///
 /// Uses that the arrangements starting with symbol `s` number
 /// `m · counts[s] / n`, so the ones before symbol `c` number
-/// `m · (counts below c) / n`.
+/// `m · (counts below c) / n`. The counts live in 4-bit fields of one
+/// integer, so "counts below c" is a mask and a multiply.
 #[inline]
-pub fn rank(cells: impl IntoIterator<Item = u8>, mut counts: [u8; 10]) -> u64 {
-    let mut n: u64 = counts.iter().map(|&c| c as u64).sum();
+pub fn rank(cells: impl IntoIterator<Item = u8>, counts: [u8; 10]) -> u64 {
+    let mut packed = 0u64;
+    let mut n = 0u64;
+    for (s, &c) in counts.iter().enumerate() {
+        packed |= (c as u64) << (4 * s);
+        n += c as u64;
+    }
     let mut m = multinomial(&counts);
     let mut r = 0;
     for c in cells {
-        let c = c as usize;
-        let less: u64 = counts[..c].iter().map(|&x| x as u64).sum();
-        r += m * less / n;
-        m = m * counts[c] as u64 / n;
-        counts[c] -= 1;
+        let c = c as u32;
+        // Fields below c, summed into the top field by the multiply; the
+        // total is at most 9, so no field overflows.
+        let below = packed & ((1u64 << (4 * c)) - 1);
+        let less = (below.wrapping_mul(0x1111_1111_1111_1111) >> 60) & 15;
+        r += div_small(m * less, n);
+        m = div_small(m * ((packed >> (4 * c)) & 15), n);
+        packed -= 1 << (4 * c);
         n -= 1;
     }
     r

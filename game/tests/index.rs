@@ -91,3 +91,23 @@ fn unindexable_positions_are_errors() {
     let over = topitop_game::parse_position_syntax("1_BBB------").unwrap();
     assert!(idx.index(over).is_err(), "over budget");
 }
+
+#[test]
+fn walk_matches_position_by_position() {
+    let budget = Budget::new(1, 1, 2, 2).unwrap();
+    let idx = StateIndex::new(budget);
+    let walked: Vec<Position> = idx.walk(0, idx.len()).collect();
+    assert_eq!(walked.len() as u64, idx.len());
+    for (i, p) in walked.iter().enumerate() {
+        assert_eq!(idx.position(i as u64).unwrap(), *p, "index {i}");
+    }
+    let std_idx = StateIndex::new(Budget::STANDARD);
+    let mut rng = SplitMix::new(4);
+    for _ in 0..200 {
+        let start = rng.below(std_idx.len() - 5_000);
+        for (k, p) in std_idx.walk(start, start + 5_000).enumerate() {
+            assert_eq!(std_idx.position(start + k as u64).unwrap(), p);
+        }
+    }
+    assert_eq!(std_idx.walk(std_idx.len() - 3, std_idx.len() + 10).count(), 3);
+}

@@ -84,8 +84,8 @@ fn first_pass(
             let mut seeds = Vec::with_capacity(end - start);
             let mut edges = Vec::new();
             let mut list = MoveList::new();
-            for i in start..end {
-                let pos = index.position(offset + i as u64).expect("index in range");
+            let walk = index.walk(offset + start as u64, offset + end as u64);
+            for (i, pos) in (start..end).zip(walk) {
                 if symmetric && symmetry::canonical(pos) != pos {
                     seeds.push(Seed {
                         fixed: Some(Fixed::Skip),
