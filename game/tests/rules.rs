@@ -187,86 +187,38 @@ fn stuck_position_is_reachable_and_passes_under_variant_0() {
     assert_eq!(r.play(p, Move::PASS).unwrap().to_string(), "2_LOBLRXLCS");
 }
 
+/// Values under variants 0..=7, one letter each: W, L, T, or `-` for not
+/// primitive.
+fn values(letters: &str) -> Vec<Option<Value>> {
+    letters
+        .chars()
+        .map(|c| match c {
+            'W' => Some(Value::Win),
+            'L' => Some(Value::Lose),
+            'T' => Some(Value::Tie),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn primitive_in_every_variant() {
-    // (position, value under variants 0..=7)
-    use Value::*;
-    let table: [(&str, [Option<Value>; 8]); 7] = [
+    let table = [
         // Blue has two castles, Red to move and no tie condition.
-        (
-            "2_PPQ------",
-            [
-                Some(Lose),
-                Some(Lose),
-                Some(Lose),
-                Some(Lose),
-                Some(Win),
-                Some(Win),
-                Some(Win),
-                Some(Win),
-            ],
-        ),
+        ("2_PPQ------", "LLLLWWWW"),
         // Red bucket next to a castle: the tying rule ties.
-        (
-            "2_PPQRC----",
-            [
-                Some(Lose),
-                Some(Lose),
-                Some(Tie),
-                Some(Tie),
-                Some(Win),
-                Some(Win),
-                Some(Tie),
-                Some(Tie),
-            ],
-        ),
+        ("2_PPQRC----", "LLTTWWTT"),
         // Red bucket on a small next to a large: also a tie under bit 1.
-        (
-            "2_PPQOL----",
-            [
-                Some(Lose),
-                Some(Lose),
-                Some(Tie),
-                Some(Tie),
-                Some(Win),
-                Some(Win),
-                Some(Tie),
-                Some(Tie),
-            ],
-        ),
+        ("2_PPQOL----", "LLTTWWTT"),
         // Red has two castles, Blue to move: the tying rule is one-sided.
-        (
-            "1_QQPBC----",
-            [
-                Some(Lose),
-                Some(Lose),
-                Some(Lose),
-                Some(Lose),
-                Some(Win),
-                Some(Win),
-                Some(Win),
-                Some(Win),
-            ],
-        ),
+        ("1_QQPBC----", "LLLLWWWW"),
         // Only the pass: bit 0 makes it a loss.
-        (
-            STUCK,
-            [
-                None,
-                Some(Lose),
-                None,
-                Some(Lose),
-                None,
-                Some(Win),
-                None,
-                Some(Win),
-            ],
-        ),
-        ("1_---------", [None; 8]),
-        ("2_PQ-------", [None; 8]),
+        (STUCK, "-L-L-W-W"),
+        ("1_---------", "--------"),
+        ("2_PQ-------", "--------"),
     ];
-    for (s, values) in table {
-        for (n, want) in values.into_iter().enumerate() {
+    for (s, letters) in table {
+        for (n, want) in values(letters).into_iter().enumerate() {
             assert_eq!(v1(n as i64).primitive(pos(s)), want, "{s} variant {n}");
         }
     }
