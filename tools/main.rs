@@ -1,5 +1,6 @@
 //! `topitop`: the command-line tool of the Topitop project.
 
+mod checkpoint;
 mod cmd;
 mod common;
 mod progress;

@@ -27,16 +27,25 @@ pub fn path(dir: &Path, rules: Rules) -> PathBuf {
     ))
 }
 
-struct Fnv(u64);
+/// FNV-1a 64: a small checksum that catches torn and corrupted files.
+pub struct Fnv(u64);
 
 impl Fnv {
-    fn new() -> Fnv {
+    /// A fresh checksum.
+    pub fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    fn update(&mut self, bytes: &[u8]) {
+
+    /// Adds `bytes`.
+    pub fn update(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
         }
+    }
+
+    /// The checksum so far.
+    pub fn value(&self) -> u64 {
+        self.0
     }
 }
 

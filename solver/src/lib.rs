@@ -16,4 +16,4 @@ pub mod verify;
 
 pub use order::solve_order;
 pub use record::{Record, MAX_REMOTENESS};
-pub use solution::{solve, Progress, Solution, SolveOptions};
+pub use solution::{solve, solve_resumable, Checkpoint, NoCheckpoint, Progress, Solution, SolveOptions};

@@ -31,6 +31,8 @@ pub struct Progress {
     pub tier: Tier,
     /// Positions solved in it.
     pub solved: u64,
+    /// True when the tier came from a checkpoint.
+    pub resumed: bool,
 }
 
 /// Every position's record, over the dense state index.
@@ -91,8 +93,53 @@ impl Solution {
     }
 }
 
+/// Where finished tiers are kept so that an interrupted solve can resume.
+/// The solver knows nothing of files; the caller decides how to store them.
+pub trait Checkpoint {
+    /// Fills `records` (the tier's whole range) from a finished earlier run
+    /// of the same rules and options; false if there is none.
+    fn load(&mut self, tier: Tier, records: &mut [Record]) -> bool;
+
+    /// Keeps the records of a finished tier.
+    ///
+    /// # Errors
+    /// The checkpoint could not be written.
+    fn save(&mut self, tier: Tier, records: &[Record]) -> std::io::Result<()>;
+}
+
+/// No checkpoints.
+pub struct NoCheckpoint;
+
+impl Checkpoint for NoCheckpoint {
+    fn load(&mut self, _: Tier, _: &mut [Record]) -> bool {
+        false
+    }
+    fn save(&mut self, _: Tier, _: &[Record]) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Solves every position of `rules`, calling `progress` after each tier.
-pub fn solve(rules: Rules, options: SolveOptions, mut progress: impl FnMut(Progress)) -> Solution {
+pub fn solve(rules: Rules, options: SolveOptions, progress: impl FnMut(Progress)) -> Solution {
+    match solve_resumable(rules, options, &mut NoCheckpoint, progress) {
+        Ok(s) => s,
+        Err(e) => unreachable!("no checkpoint, no I/O: {e}"),
+    }
+}
+
+/// Solves every position of `rules`, taking finished tiers from
+/// `checkpoint` and saving each newly finished one there. Tiers are solved
+/// deterministically, so a resumed run gives the same records as an
+/// uninterrupted one.
+///
+/// # Errors
+/// Saving a checkpoint failed.
+pub fn solve_resumable(
+    rules: Rules,
+    options: SolveOptions,
+    checkpoint: &mut dyn Checkpoint,
+    mut progress: impl FnMut(Progress),
+) -> std::io::Result<Solution> {
     let index = StateIndex::new(rules.budget());
     let mut records = vec![Record::UNSOLVED; index.len() as usize];
     let order = solve_order(rules.budget());
@@ -101,18 +148,29 @@ pub fn solve(rules: Rules, options: SolveOptions, mut progress: impl FnMut(Progr
             .tier_range(tier)
             .expect("every composition is indexed")
             .clone();
-        let solved = solve_tier(rules, &index, &mut records, &range, options.symmetric);
+        let span = range.offset as usize..(range.offset + range.len()) as usize;
+        let (solved, resumed) = if checkpoint.load(tier, &mut records[span.clone()]) {
+            (
+                records[span].iter().filter(|r| r.is_solved()).count() as u64,
+                true,
+            )
+        } else {
+            let n = solve_tier(rules, &index, &mut records, &range, options.symmetric);
+            checkpoint.save(tier, &records[span])?;
+            (n, false)
+        };
         progress(Progress {
             tiers_done: done + 1,
             tiers_total: order.len(),
             tier,
             solved,
+            resumed,
         });
     }
-    Solution {
+    Ok(Solution {
         rules,
         index,
         records,
         symmetric: options.symmetric,
-    }
+    })
 }

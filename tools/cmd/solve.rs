@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use topitop_game::Value;
-use topitop_solver::{solve, SolveOptions};
+use topitop_solver::{solve_resumable, SolveOptions};
 
+use crate::checkpoint::TierFiles;
 use crate::common::RulesArgs;
 use crate::progress::TierBar;
 use crate::solution_file;
@@ -32,16 +33,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     crate::common::init_threads(args.threads)?;
     let start = Instant::now();
     let mut bar = TierBar::new("solving");
-    let solution = solve(
-        rules,
-        SolveOptions {
-            symmetric: !args.no_symmetry,
-        },
-        |p| bar.update(p),
-    );
+    let symmetric = !args.no_symmetry;
+    let final_path = solution_file::path(&args.out, rules);
+    let mut checkpoints = TierFiles::open(final_path.with_extension("ckpt"), symmetric)?;
+    let solution = solve_resumable(rules, SolveOptions { symmetric }, &mut checkpoints, |p| {
+        bar.update(p)
+    })
+    .map_err(|e| anyhow::anyhow!("cannot write a checkpoint under {}: {e}", args.out.display()))?;
     bar.finish();
     let secs = start.elapsed().as_secs_f64();
     let path = solution_file::write(&args.out, &solution)?;
+    if checkpoints.resumed > 0 {
+        println!("resumed {} finished tiers from checkpoints", checkpoints.resumed);
+    }
+    checkpoints.remove().map_err(|e| {
+        anyhow::anyhow!(
+            "cannot remove the checkpoints after writing {}: {e}",
+            path.display()
+        )
+    })?;
     let solved: u64 = solution.records().iter().filter(|r| r.is_solved()).count() as u64;
     let count = |v: Value| solution.records().iter().filter(|r| r.value() == Some(v)).count();
     let start_rec = solution.get(rules.start()).expect("the start is indexable");
