@@ -27,7 +27,7 @@ use crate::cell::{Cell, Player};
 use crate::error::IndexError;
 use crate::geometry::{Slide, CELLS};
 use crate::position::Position;
-use crate::rank::{multinomial, rank, unrank};
+use crate::rank::{multinomial, rank_packed, unrank};
 use crate::tier::Tier;
 
 const NEUTRALS: [Cell; 3] = [Cell::Small, Cell::Large, Cell::Castle];
@@ -164,28 +164,29 @@ impl StateIndex {
     pub fn index(&self, pos: Position) -> Result<u64, IndexError> {
         let board = pos.board();
         let not_indexable = || IndexError::NotIndexable(pos.to_string());
-        let range = self.tier_range(Tier::of(board)).ok_or_else(not_indexable)?;
-        if !pos.forbidden_is_plausible() {
-            return Err(not_indexable());
-        }
+        let (tier, packed) = board.census();
+        let range = self
+            .by_tier
+            .get(&Tier::from_number_unchecked(tier))
+            .map(|&i| &self.tiers[i]);
+        let range = range.ok_or_else(not_indexable)?;
         let turn = if pos.turn() == Player::Red { range.half } else { 0 };
-        let cells = board.cells().map(|c| c as u8);
-        let counts = range.tier.counts();
+        let bits = board.bits();
+        let cell = |i: usize| ((bits >> (4 * (8 - i))) & 15) as u8;
         let within = match pos.forbidden() {
-            None => rank(cells, counts),
+            None => rank_packed((0..CELLS).map(cell), packed, CELLS as u64, range.boards),
             Some(s) => {
                 let p = board.get(s.from());
                 let k = NEUTRALS.iter().position(|&n| n == p).ok_or_else(not_indexable)?;
-                let mut rest = counts;
-                rest[p as usize] -= 1;
-                rest[0] -= 1;
-                let others = (0..CELLS)
-                    .filter(|&i| i != s.from() && i != s.to())
-                    .map(|i| cells[i]);
+                if board.get(s.to()) != Cell::Empty {
+                    return Err(not_indexable());
+                }
+                let rest = packed - (1 << (4 * p as u32)) - 1;
+                let others = (0..CELLS).filter(|&i| i != s.from() && i != s.to()).map(cell);
                 range.boards
                     + (s.id() as u64 - 1) * range.per_slide
                     + range.blocks[..k].iter().sum::<u64>()
-                    + rank(others, rest)
+                    + rank_packed(others, rest, CELLS as u64 - 2, range.blocks[k])
             }
         };
         Ok(range.offset + turn + within)

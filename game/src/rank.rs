@@ -48,7 +48,13 @@ pub fn rank(cells: impl IntoIterator<Item = u8>, counts: [u8; 10]) -> u64 {
         packed |= (c as u64) << (4 * s);
         n += c as u64;
     }
-    let mut m = multinomial(&counts);
+    rank_packed(cells, packed, n, multinomial(&counts))
+}
+
+/// [`rank`] with the counts already packed in 4-bit fields (symbol s at
+/// bits 4s..4s+4), their total `n` and their multinomial `m` given.
+#[inline]
+pub fn rank_packed(cells: impl IntoIterator<Item = u8>, mut packed: u64, mut n: u64, mut m: u64) -> u64 {
     let mut r = 0;
     for c in cells {
         let c = c as u32;

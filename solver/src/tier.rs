@@ -44,8 +44,7 @@ pub(crate) fn solve_tier(
 ) -> u64 {
     let offset = range.offset as usize;
     let len = range.len() as usize;
-    let (seeds, mut edges) = first_pass(rules, index, records, range, symmetric);
-    edges.par_sort_unstable();
+    let (seeds, edges) = first_pass(rules, index, records, range, symmetric);
     let parents = Parents::new(len, &edges);
     drop(edges);
     let mut local = vec![Record::UNSOLVED; len];
@@ -153,18 +152,22 @@ struct Parents {
 }
 
 impl Parents {
-    fn new(len: usize, sorted_edges: &[Edge]) -> Parents {
+    /// Groups `edges` by child (a counting sort: two passes, no comparisons).
+    fn new(len: usize, edges: &[Edge]) -> Parents {
         let mut start = vec![0u32; len + 1];
-        for &(child, _) in sorted_edges {
+        for &(child, _) in edges {
             start[child as usize + 1] += 1;
         }
         for i in 0..len {
             start[i + 1] += start[i];
         }
-        Parents {
-            start,
-            parents: sorted_edges.iter().map(|&(_, p)| p).collect(),
+        let mut fill = start.clone();
+        let mut parents = vec![0u32; edges.len()];
+        for &(child, parent) in edges {
+            parents[fill[child as usize] as usize] = parent;
+            fill[child as usize] += 1;
         }
+        Parents { start, parents }
     }
 
     fn of(&self, i: u32) -> &[u32] {
