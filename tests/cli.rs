@@ -120,7 +120,7 @@ fn solve_resumes_after_sigkill_with_identical_result() {
     let status = child.wait().unwrap();
     assert!(!status.success(), "the solve was interrupted");
     assert!(
-        !killed.join("topitop_v1_0_2-2-2-2.sol").exists(),
+        !killed.join("topitop_v1_0_2-2-2-2.db").exists(),
         "no result from a killed run"
     );
     // A torn checkpoint is ignored and its tier solved again.
@@ -130,8 +130,8 @@ fn solve_resumes_after_sigkill_with_identical_result() {
     let o = topitop(&[&["solve", "--out", killed.to_str().unwrap()][..], &budget[..]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("resumed"), "{}", stdout(&o));
-    let a = std::fs::read(clean.join("topitop_v1_0_2-2-2-2.sol")).unwrap();
-    let b = std::fs::read(killed.join("topitop_v1_0_2-2-2-2.sol")).unwrap();
+    let a = std::fs::read(clean.join("topitop_v1_0_2-2-2-2.db")).unwrap();
+    let b = std::fs::read(killed.join("topitop_v1_0_2-2-2-2.db")).unwrap();
     assert!(a == b, "resumed result differs from an uninterrupted one");
     assert!(
         !ckpt.exists(),
@@ -152,7 +152,7 @@ fn verify_reports_a_corrupt_file() {
     let budget = ["--budget", "2/0/2/2"];
     let o = topitop(&[&["solve", "--out", dir.to_str().unwrap()][..], &budget[..]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    let file = dir.join("topitop_v1_0_2-0-2-2.sol");
+    let file = dir.join("topitop_v1_0_2-0-2-2.db");
     let mut bytes = std::fs::read(&file).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x10;
@@ -163,5 +163,175 @@ fn verify_reports_a_corrupt_file() {
     std::fs::write(&file, &bytes[..100]).unwrap();
     let v = topitop(&[&["verify", "--dir", dir.to_str().unwrap()][..], &budget[..]].concat());
     assert!(stderr(&v).contains("truncated"), "{}", stderr(&v));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A solved 2/2/2/2 game in a fresh directory: (dir, db path).
+fn small_db(name: &str, variant: &str) -> (std::path::PathBuf, String) {
+    let dir = temp_dir(name);
+    let o = topitop(&[
+        "solve",
+        "--out",
+        dir.to_str().unwrap(),
+        "--budget",
+        "2/2/2/2",
+        "--variant",
+        variant,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let db = dir.join(format!("topitop_v1_{variant}_2-2-2-2.db"));
+    assert!(
+        stdout(&o).contains(&format!("wrote {}", db.display())),
+        "{}",
+        stdout(&o)
+    );
+    (dir, db.to_str().unwrap().to_string())
+}
+
+#[test]
+fn query_answers_like_gamesman_uni() {
+    let (dir, db) = small_db("query", "0");
+    let o = topitop(&["query", "1_---------", "--db", &db, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 27);
+    let order = ["win", "tie", "draw", "lose"];
+    let rank = |m: &serde_json::Value| order.iter().position(|&x| x == m["moveValue"]).unwrap();
+    for w in moves.windows(2) {
+        assert!(
+            (rank(&w[0]), w[0]["deltaRemoteness"].as_i64())
+                <= (rank(&w[1]), w[1]["deltaRemoteness"].as_i64()),
+            "sorted best to worst: {w:?}"
+        );
+    }
+    // The position's value follows from its best move.
+    let best = &moves[0];
+    assert_eq!(v["positionValue"], best["moveValue"]);
+    if v["positionValue"] == "draw" {
+        assert_eq!(v["remoteness"], -200);
+    }
+    // Bulk: one TSV row per input line, errors reported in place.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args(["query", "--db", &db])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1_---------\n2_P--P-----\n1_ZZZ\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = stdout(&o);
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    assert!(rows[2].starts_with("2_P--P-----\tlose\t0\t0"), "{text}");
+    assert!(rows[3].starts_with("1_ZZZ\terror"), "{text}");
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn export_summary_and_stats_agree_with_the_solve() {
+    let (dir, db) = small_db("export", "2");
+    let o = topitop(&["stats", "--db", &db, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stats: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let out = dir.join("summary.tsv");
+    let o = topitop(&["export", "--db", &db, "--summary", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut by_value = std::collections::HashMap::new();
+    for line in text.lines().skip(1).filter(|l| l.starts_with("all\t")) {
+        let f: Vec<&str> = line.split('\t').collect();
+        *by_value.entry(f[1].to_string()).or_insert(0u64) += f[3].parse::<u64>().unwrap();
+    }
+    for v in ["win", "lose", "tie", "draw"] {
+        assert_eq!(
+            by_value.get(v).copied().unwrap_or(0),
+            stats[v].as_u64().unwrap(),
+            "{v}"
+        );
+    }
+    // A tier and value filter: every row is in the tier and has the value.
+    let o = topitop(&["export", "--db", &db, "--value", "lose"]);
+    let tier = stdout(&o)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split('\t')
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let o = topitop(&[
+        "export", "--db", &db, "--tier", &tier, "--value", "lose", "--format", "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = stdout(&o);
+    assert!(rows.lines().count() > 1, "{rows}");
+    assert!(
+        rows.lines()
+            .skip(1)
+            .all(|l| l.contains(&format!(",{tier},lose,"))),
+        "{rows}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn crosscheck_counts_differences_between_variants() {
+    let (d0, db0) = small_db("cross0", "0");
+    let (d4, db4) = small_db("cross4", "4");
+    let same = topitop(&["crosscheck", &db0, &db0]);
+    assert!(same.status.success(), "{}", stderr(&same));
+    assert!(
+        stdout(&same).contains(": 0 differ in value, 0 in remoteness only"),
+        "{}",
+        stdout(&same)
+    );
+    let diff = topitop(&["crosscheck", &db0, &db4, "--json"]);
+    assert_eq!(diff.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&diff)).unwrap();
+    assert!(
+        v["total"]["value_differs"].as_u64().unwrap() > 0,
+        "misère changes values"
+    );
+    assert!(!v["examples"].as_array().unwrap().is_empty());
+    std::fs::remove_dir_all(&d0).ok();
+    std::fs::remove_dir_all(&d4).ok();
+}
+
+#[test]
+fn play_against_the_perfect_player_with_undo() {
+    let (dir, db) = small_db("play", "0");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args(["play", "--db", &db, "--hints"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"B5\nundo\nX9\nS1\nquit\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = stdout(&o);
+    assert!(o.status.success());
+    assert_eq!(text.matches("Computer plays").count(), 2, "{text}");
+    // Shown at the start, after the undo, and again after the rejected move.
+    assert_eq!(
+        text.matches("\n1_--------- (").count(),
+        3,
+        "undo returns to the start: {text}"
+    );
+    assert!(text.contains("\"X9\""), "a bad move is named: {text}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -13,8 +13,6 @@ use std::path::PathBuf;
 use topitop_game::Tier;
 use topitop_solver::{Checkpoint, Record};
 
-use crate::solution_file::Fnv;
-
 const MAGIC: &[u8; 8] = b"TOPICKP1";
 
 /// A checkpoint directory.
@@ -107,4 +105,26 @@ fn header_matches(bytes: &[u8], tier: Tier, symmetric: bool, count: usize) -> bo
         && bytes[8..16] == tier.number().to_le_bytes()
         && bytes[16] == u8::from(symmetric)
         && bytes[17..25] == (count as u64).to_le_bytes()
+}
+
+/// FNV-1a 64: a small checksum that catches torn and corrupted files.
+pub struct Fnv(u64);
+
+impl Fnv {
+    /// A fresh checksum.
+    pub fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Adds `bytes`.
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    /// The checksum so far.
+    pub fn value(&self) -> u64 {
+        self.0
+    }
 }

@@ -44,3 +44,58 @@ pub fn init_threads(threads: Option<usize>) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Where a database is: `--db FILE`, or the default file for the rules
+/// under `--dir`.
+#[derive(Args, Clone, Debug)]
+pub struct DbArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Directory holding databases named by their rules (as `solve` writes them).
+    #[arg(long, default_value = "data", value_name = "DIR")]
+    pub dir: std::path::PathBuf,
+    /// The database file (overrides --dir and the rules options).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<std::path::PathBuf>,
+}
+
+impl DbArgs {
+    /// The database file these options name.
+    pub fn path(&self) -> anyhow::Result<std::path::PathBuf> {
+        match &self.db {
+            Some(p) => Ok(p.clone()),
+            None => Ok(db_path(&self.dir, self.rules.rules()?)),
+        }
+    }
+
+    /// Opens the database, with a hint to run `solve` when it is missing.
+    pub fn open(&self) -> anyhow::Result<topitop_db::Database> {
+        open_db(&self.path()?)
+    }
+}
+
+/// Opens the database at `path`, with a hint to run `solve` when it is missing.
+pub fn open_db(path: &std::path::Path) -> anyhow::Result<topitop_db::Database> {
+    if !path.exists() {
+        anyhow::bail!(
+            "{}: no such database; create it with `topitop solve` (same rules options) or name one with --db",
+            path.display()
+        );
+    }
+    Ok(topitop_db::Database::open(path)?)
+}
+
+/// `DIR/topitop_<ruleset>_<variant>[_<B-R-S-L>].db`: the default database
+/// file of `rules`.
+pub fn db_path(dir: &std::path::Path, rules: Rules) -> std::path::PathBuf {
+    let budget = if rules.budget().is_standard() {
+        String::new()
+    } else {
+        format!("_{}", rules.budget().to_string().replace('/', "-"))
+    };
+    dir.join(format!(
+        "topitop_{}_{}{budget}.db",
+        rules.ruleset().name(),
+        rules.ruleset().variant().number()
+    ))
+}

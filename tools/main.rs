@@ -4,7 +4,7 @@ mod checkpoint;
 mod cmd;
 mod common;
 mod progress;
-mod solution_file;
+mod response;
 
 use std::process::ExitCode;
 
@@ -26,8 +26,18 @@ enum Command {
     Show(cmd::show::Args),
     /// Solve every position (value and remoteness) and write the result.
     Solve(cmd::solve::Args),
-    /// Re-check a solved result against forward move generation.
+    /// Check a database: checksums, then every record against forward move generation.
     Verify(cmd::verify::Args),
+    /// A position's value and remoteness and every move's, as GamesmanUni shows them.
+    Query(cmd::query::Args),
+    /// Write remoteness tables (TSV, CSV, JSON Lines) or their summary.
+    Export(cmd::export::Args),
+    /// Counts by value, longest games, branching factor, hash efficiency.
+    Stats(cmd::stats::Args),
+    /// Compare two databases, or a database with GamesmanClassic's tier files.
+    Crosscheck(cmd::crosscheck::Args),
+    /// Play against the perfect player or another person.
+    Play(cmd::play::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +47,11 @@ fn main() -> ExitCode {
         Command::Show(args) => cmd::show::run(args),
         Command::Solve(args) => cmd::solve::run(args),
         Command::Verify(args) => cmd::verify::run(args),
+        Command::Query(args) => cmd::query::run(args),
+        Command::Export(args) => cmd::export::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
+        Command::Crosscheck(args) => cmd::crosscheck::run(args),
+        Command::Play(args) => cmd::play::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -48,3 +48,39 @@ impl TierBar {
         }
     }
 }
+
+/// A plain counting bar (blocks, positions, ...).
+pub struct CountBar(Option<ProgressBar>);
+
+impl CountBar {
+    /// A bar labelled `what` counting `unit`, shown only on a terminal.
+    pub fn new(what: &str, unit: &str) -> CountBar {
+        CountBar(std::io::stderr().is_terminal().then(|| {
+            let b = ProgressBar::new(0);
+            let template =
+                format!("{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit}, {{elapsed}} elapsed, ETA {{eta}}");
+            b.set_style(
+                ProgressStyle::with_template(&template)
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            b.set_message(what.to_string());
+            b
+        }))
+    }
+
+    /// `done` of `total` finished.
+    pub fn set(&self, done: u64, total: u64) {
+        if let Some(b) = &self.0 {
+            b.set_length(total);
+            b.set_position(done);
+        }
+    }
+
+    /// Clears the bar.
+    pub fn finish(self) {
+        if let Some(b) = self.0 {
+            b.finish_and_clear();
+        }
+    }
+}

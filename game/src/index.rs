@@ -41,6 +41,9 @@ pub struct TierRange {
     pub offset: u64,
     /// States per turn.
     pub half: u64,
+    /// Number of the tier's first board in the board numbering
+    /// ([`StateIndex::board_number`]).
+    pub board_offset: u64,
     boards: u64,
     /// Block sizes for S, L, C at the source of the forbidden slide.
     blocks: [u64; 3],
@@ -90,6 +93,7 @@ pub struct StateIndex {
     tiers: Vec<TierRange>,
     by_tier: HashMap<Tier, usize, BuildHasherDefault<TierHasher>>,
     len: u64,
+    boards: u64,
 }
 
 impl StateIndex {
@@ -97,6 +101,7 @@ impl StateIndex {
     pub fn new(budget: Budget) -> StateIndex {
         let mut tiers = Vec::new();
         let mut offset = 0;
+        let mut board_offset = 0;
         for tier in Tier::all(budget) {
             let counts = tier.counts();
             let boards = multinomial(&counts);
@@ -116,11 +121,13 @@ impl StateIndex {
                 tier,
                 offset,
                 half,
+                board_offset,
                 boards,
                 blocks,
                 per_slide,
             });
             offset += 2 * half;
+            board_offset += boards;
         }
         let by_tier = tiers.iter().enumerate().map(|(i, t)| (t.tier, i)).collect();
         StateIndex {
@@ -128,6 +135,7 @@ impl StateIndex {
             tiers,
             by_tier,
             len: offset,
+            boards: board_offset,
         }
     }
 
@@ -144,6 +152,44 @@ impl StateIndex {
     /// True when there are no states (never).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Number of boards within the budget (all tiers).
+    pub fn boards(&self) -> u64 {
+        self.boards
+    }
+
+    /// The number of `board` among all boards of the budget: tiers in index
+    /// order, boards of a tier by lexicographic rank. The boards of a tier
+    /// are numbered in the order of its first block (Blue to move, nothing
+    /// forbidden).
+    ///
+    /// # Errors
+    /// The board is over the budget.
+    pub fn board_number(&self, board: Board) -> Result<u64, IndexError> {
+        let (tier, packed) = board.census();
+        let range = self
+            .by_tier
+            .get(&Tier::from_number_unchecked(tier))
+            .map(|&i| &self.tiers[i])
+            .ok_or_else(|| IndexError::NotIndexable(board.to_string()))?;
+        let bits = board.bits();
+        let cell = |i: usize| ((bits >> (4 * (8 - i))) & 15) as u8;
+        Ok(range.board_offset + rank_packed((0..CELLS).map(cell), packed, CELLS as u64, range.boards))
+    }
+
+    /// The tier range holding board number `n`.
+    ///
+    /// # Errors
+    /// `n` is not below [`StateIndex::boards`].
+    pub fn board_tier(&self, n: u64) -> Result<&TierRange, IndexError> {
+        if n >= self.boards {
+            return Err(IndexError::OutOfRange {
+                index: n,
+                size: self.boards,
+            });
+        }
+        Ok(&self.tiers[self.tiers.partition_point(|r| r.board_offset <= n) - 1])
     }
 
     /// The tiers in index order.

@@ -1,6 +1,11 @@
-//! One module per subcommand, each with its own `Args`.
+//! The subcommands, one module each.
 
+pub mod crosscheck;
+pub mod export;
 pub mod perft;
+pub mod play;
+pub mod query;
 pub mod show;
 pub mod solve;
+pub mod stats;
 pub mod verify;

@@ -8,15 +8,16 @@ use topitop_solver::{solve_resumable, SolveOptions};
 
 use crate::checkpoint::TierFiles;
 use crate::common::RulesArgs;
+use crate::progress::CountBar;
 use crate::progress::TierBar;
-use crate::solution_file;
 
 /// Arguments of `solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Directory for the result (created if missing).
+    /// Directory for the database (created if missing); the file is named
+    /// by the rules, e.g. data/topitop_v1_0.db.
     #[arg(long, default_value = "data", value_name = "DIR")]
     pub out: PathBuf,
     /// Worker threads (default: all cores).
@@ -34,7 +35,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let start = Instant::now();
     let mut bar = TierBar::new("solving");
     let symmetric = !args.no_symmetry;
-    let final_path = solution_file::path(&args.out, rules);
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", args.out.display()))?;
+    let final_path = crate::common::db_path(&args.out, rules);
     let mut checkpoints = TierFiles::open(final_path.with_extension("ckpt"), symmetric)?;
     let solution = solve_resumable(rules, SolveOptions { symmetric }, &mut checkpoints, |p| {
         bar.update(p)
@@ -42,7 +45,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("cannot write a checkpoint under {}: {e}", args.out.display()))?;
     bar.finish();
     let secs = start.elapsed().as_secs_f64();
-    let path = solution_file::write(&args.out, &solution)?;
+    let bar = CountBar::new("writing", "blocks");
+    let written = topitop_db::write(
+        &final_path,
+        &solution,
+        &topitop_db::WriteOptions::default(),
+        |d, t| bar.set(d, t),
+    )?;
+    bar.finish();
+    let path = final_path;
     if checkpoints.resumed > 0 {
         println!("resumed {} finished tiers from checkpoints", checkpoints.resumed);
     }
@@ -80,6 +91,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     println!("start position {}: {start_rec}", rules.start());
     println!("largest remoteness: {}", longest.unwrap_or(0));
-    println!("wrote {}", path.display());
+    println!(
+        "wrote {} ({:.1} MB, {} records in {} blocks)",
+        path.display(),
+        written.bytes as f64 / 1e6,
+        written.header.records,
+        written.header.blocks
+    );
     Ok(())
 }

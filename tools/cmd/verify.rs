@@ -1,33 +1,51 @@
-//! `topitop verify`: re-check a solved file against forward move generation.
-
-use std::path::PathBuf;
+//! `topitop verify`: check a database's checksums, then re-check every
+//! record against forward move generation.
 
 use topitop_solver::verify::verify;
 
-use crate::common::RulesArgs;
-use crate::solution_file;
+use crate::common::DbArgs;
+use crate::progress::CountBar;
 
 /// Arguments of `verify`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    pub rules: RulesArgs,
-    /// Directory holding the result of `solve`.
-    #[arg(long, default_value = "data", value_name = "DIR")]
-    pub dir: PathBuf,
+    pub db: DbArgs,
     /// How many violations to print.
     #[arg(long, default_value_t = 10)]
     pub show: usize,
+    /// Only check the checksums and structure, not the Bellman conditions.
+    #[arg(long)]
+    pub checksums_only: bool,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 }
 
-/// Runs `verify`; fails when any position breaks its conditions.
+/// Runs `verify`; fails when a checksum or a position's conditions fail.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let rules = args.rules.rules()?;
     crate::common::init_threads(args.threads)?;
-    let solution = solution_file::read(&args.dir, rules)?;
+    let db = args.db.open()?;
+    let h = db.header();
+    println!(
+        "{}: rules {} budget {}, {} records in {} blocks, written by {}",
+        db.path().display(),
+        h.rules.ruleset(),
+        h.rules.budget(),
+        h.records,
+        h.blocks,
+        h.solver
+    );
+    let bar = CountBar::new("checksums", "blocks");
+    db.verify_blocks(|d, t| bar.set(d as u64, t as u64))?;
+    bar.finish();
+    println!("checksums: header, block table and {} blocks intact", h.blocks);
+    if args.checksums_only {
+        return Ok(());
+    }
+    let bar = CountBar::new("loading", "blocks");
+    let solution = db.to_solution(|d, t| bar.set(d as u64, t as u64))?;
+    bar.finish();
     let report = verify(&solution, args.show);
     println!(
         "checked {} positions: {} violations",

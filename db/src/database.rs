@@ -1,0 +1,356 @@
+//! Reading a database: memory-mapped, checked on open, blocks decompressed
+//! on demand into a shared cache.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+use topitop_game::{symmetry, Position, Rules, StateIndex};
+use topitop_solver::{Record, Solution};
+
+use crate::block::Block;
+use crate::cache::{BlockCache, CacheStats};
+use crate::error::DbError;
+use crate::header::{checksum, BlockEntry, Header, ENTRY_LEN};
+use crate::layout::{self, MAX_GROUP};
+
+/// Default bytes of decompressed blocks kept: enough for the whole standard
+/// game (about 90 MB decompressed).
+pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
+
+enum Bytes {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Bytes {
+    fn get(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+/// An open database. `Send + Sync`: share it between threads by reference
+/// or in an `Arc`.
+pub struct Database {
+    path: PathBuf,
+    bytes: Bytes,
+    header: Header,
+    table: Vec<BlockEntry>,
+    index: StateIndex,
+    cache: BlockCache,
+}
+
+/// The largest decompressed block that `header` allows.
+fn max_raw(header: &Header) -> u64 {
+    u64::from(header.block_boards) * (1 + MAX_GROUP as u64 * u64::from(header.symbol_width))
+}
+
+impl Database {
+    /// Opens the database at `path`: maps it and checks the header, the
+    /// block table and their checksums (blocks are checked when first read,
+    /// or all at once by [`Database::verify_blocks`]).
+    ///
+    /// # Errors
+    /// The file cannot be read, or is not a valid database; the error names
+    /// the file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Database, DbError> {
+        Database::open_with_cache(path, DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`Database::open`] with a cache of `cache_bytes` decompressed bytes.
+    ///
+    /// # Errors
+    /// As [`Database::open`].
+    pub fn open_with_cache(path: impl AsRef<Path>, cache_bytes: usize) -> Result<Database, DbError> {
+        let path = path.as_ref();
+        let io = |source| DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let bytes = if len == 0 {
+            Bytes::Owned(Vec::new())
+        } else {
+            // SAFETY: the map is read-only and every byte read from it is
+            // validated (checksums, bounds) before use. Another process
+            // truncating the file while it is mapped would fault, the usual
+            // caveat of memory-mapped files, which the FORMAT documents.
+            Bytes::Mapped(unsafe { Mmap::map(&file) }.map_err(io)?)
+        };
+        Database::from_parts(path.to_path_buf(), bytes, cache_bytes).map_err(|e| e.in_file(path))
+    }
+
+    /// A database held in memory (tests and fuzzing); `name` stands for the
+    /// path in errors.
+    ///
+    /// # Errors
+    /// The bytes are not a valid database.
+    pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Database, DbError> {
+        Database::from_parts(PathBuf::from(name), Bytes::Owned(bytes), DEFAULT_CACHE_BYTES)
+            .map_err(|e| e.in_file(name))
+    }
+
+    fn from_parts(path: PathBuf, bytes: Bytes, cache_bytes: usize) -> Result<Database, DbError> {
+        let file = bytes.get();
+        let len = file.len() as u64;
+        let header = Header::decode(file)?;
+        let index = StateIndex::new(header.rules.budget());
+        if header.boards != index.boards() {
+            return Err(DbError::corrupt(
+                "header",
+                format!(
+                    "{} boards, but budget {} has {}",
+                    header.boards,
+                    header.rules.budget(),
+                    index.boards()
+                ),
+            ));
+        }
+        let start = header.table_offset;
+        let end = start.saturating_add(header.table_len());
+        if end > len || start < header.encoded_len() as u64 {
+            return Err(DbError::Truncated {
+                what: "the block table",
+                start,
+                end,
+                len,
+            });
+        }
+        let table_bytes = &file[start as usize..end as usize];
+        let (entries, sum) = table_bytes.split_at(table_bytes.len() - 8);
+        let stored = u64::from_le_bytes(sum.try_into().unwrap_or([0; 8]));
+        let computed = checksum(entries);
+        if stored != computed {
+            return Err(DbError::Checksum {
+                what: "block table".into(),
+                stored,
+                computed,
+            });
+        }
+        let table: Vec<BlockEntry> = entries.chunks_exact(ENTRY_LEN).map(BlockEntry::decode).collect();
+        let mut next = header.encoded_len() as u64;
+        for (b, e) in table.iter().enumerate() {
+            let stop = e.offset.checked_add(u64::from(e.compressed));
+            if e.offset < next || stop.is_none_or(|s| s > start) || e.compressed == 0 {
+                return Err(DbError::corrupt(
+                    "block table",
+                    format!(
+                        "block {b} at {}..+{} is outside the data area or overlaps block {}",
+                        e.offset,
+                        e.compressed,
+                        b.max(1) - 1
+                    ),
+                ));
+            }
+            if u64::from(e.raw) > max_raw(&header) {
+                return Err(DbError::corrupt(
+                    "block table",
+                    format!("block {b} claims {} decompressed bytes", e.raw),
+                ));
+            }
+            next = e.offset + u64::from(e.compressed);
+        }
+        let blocks = table.len();
+        Ok(Database {
+            path,
+            bytes,
+            header,
+            table,
+            index,
+            cache: BlockCache::new(blocks, cache_bytes),
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The rules the database solves.
+    pub fn rules(&self) -> Rules {
+        self.header.rules
+    }
+
+    /// The dense state index of the database's budget.
+    pub fn index(&self) -> &StateIndex {
+        &self.index
+    }
+
+    /// Bytes of the file.
+    pub fn file_len(&self) -> u64 {
+        self.bytes.get().len() as u64
+    }
+
+    /// Cache hits, misses and resident bytes so far.
+    pub fn cache_stats(&self) -> CacheStats {
+        self.cache.stats()
+    }
+
+    /// Number of blocks.
+    pub fn blocks(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Boards held by block `b`.
+    fn block_boards(&self, b: usize) -> usize {
+        let first = b as u64 * u64::from(self.header.block_boards);
+        (self.header.boards - first).min(u64::from(self.header.block_boards)) as usize
+    }
+
+    /// Reads, checks and decodes block `b` without the cache.
+    fn load(&self, b: usize) -> Result<Block, DbError> {
+        let e = self.table[b];
+        let start = e.offset as usize;
+        let bytes = &self.bytes.get()[start..start + e.compressed as usize];
+        let computed = checksum(bytes);
+        if computed != e.checksum {
+            return Err(DbError::Checksum {
+                what: format!("block {b}"),
+                stored: e.checksum,
+                computed,
+            });
+        }
+        let raw = zstd::bulk::decompress(bytes, e.raw as usize)
+            .map_err(|err| DbError::corrupt(format!("block {b}"), format!("zstd: {err}")))?;
+        if raw.len() != e.raw as usize {
+            return Err(DbError::corrupt(
+                format!("block {b}"),
+                format!("{} bytes decompressed, the table says {}", raw.len(), e.raw),
+            ));
+        }
+        Block::decode(
+            b as u64,
+            raw,
+            self.block_boards(b),
+            usize::from(self.header.symbol_width),
+            self.header.codebook.len(),
+        )
+    }
+
+    fn block(&self, b: usize) -> Result<Arc<Block>, DbError> {
+        self.cache
+            .get(b, || self.load(b))
+            .map_err(|e| e.in_file(&self.path))
+    }
+
+    /// The value and remoteness of `pos` (any of its symmetric images).
+    ///
+    /// # Errors
+    /// The position is not in the database's index, or the block holding it
+    /// is corrupt.
+    pub fn get(&self, pos: Position) -> Result<Record, DbError> {
+        let key = symmetry::canonical(pos);
+        let not_here = || DbError::NotIndexable(pos.to_string());
+        let n = self.index.board_number(key.board()).map_err(|_| not_here())?;
+        let (slot, group) = layout::slot(key).ok_or_else(not_here)?;
+        let per = u64::from(self.header.block_boards);
+        let b = (n / per) as usize;
+        let j = (n % per) as usize;
+        let block = self.block(b)?;
+        let symbol = block
+            .symbol(b as u64, j, slot, group)
+            .map_err(|e| e.in_file(&self.path))?;
+        Ok(Record::from_bits(self.header.codebook[symbol]).unwrap_or(Record::UNSOLVED))
+    }
+
+    /// The stored positions of block `b` that are canonical (one per
+    /// symmetry class) with their records, in storage order.
+    ///
+    /// # Errors
+    /// The block is corrupt.
+    pub fn block_positions(&self, b: usize) -> Result<Vec<(Position, Record)>, DbError> {
+        let block = self.block(b)?;
+        let first = b as u64 * u64::from(self.header.block_boards);
+        let boards = layout::boards(&self.index, first, first + block.boards() as u64);
+        let mut out = Vec::new();
+        for (j, board) in boards.into_iter().enumerate() {
+            let size = block.size(j);
+            let canonical = layout::is_canonical_board(board);
+            let expected = if canonical { layout::group_size(board) } else { 0 };
+            if size != expected {
+                return Err(DbError::corrupt(
+                    format!("block {b}"),
+                    format!("board {j} ({board}) stores {size} records, expected {expected}"),
+                )
+                .in_file(&self.path));
+            }
+            for (pos, symbol) in layout::group(board).zip(block.group_symbols(j)) {
+                if symmetry::canonical(pos) == pos {
+                    let bits = self.header.codebook[symbol];
+                    out.push((pos, Record::from_bits(bits).unwrap_or(Record::UNSOLVED)));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Checks every block: checksum, decompression, structure, and that the
+    /// records add up to the header's count. Calls `progress(done, total)`
+    /// as blocks finish.
+    ///
+    /// # Errors
+    /// The first problem found.
+    pub fn verify_blocks(&self, progress: impl Fn(usize, usize) + Sync) -> Result<(), DbError> {
+        let total = self.table.len();
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let records: u64 = (0..total)
+            .into_par_iter()
+            .map(|b| {
+                let block = self.load(b).map_err(|e| e.in_file(&self.path))?;
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if n % 64 == 0 || n == total {
+                    progress(n, total);
+                }
+                Ok(block.records())
+            })
+            .sum::<Result<u64, DbError>>()?;
+        if records != self.header.records {
+            return Err(DbError::corrupt(
+                "blocks",
+                format!(
+                    "{records} records stored, the header says {}",
+                    self.header.records
+                ),
+            )
+            .in_file(&self.path));
+        }
+        Ok(())
+    }
+
+    /// The whole table as a [`Solution`] (one record per symmetry class),
+    /// e.g. for the Bellman check. Takes about 2 bytes per indexed state.
+    ///
+    /// # Errors
+    /// A block is corrupt.
+    pub fn to_solution(&self, progress: impl Fn(usize, usize) + Sync) -> Result<Solution, DbError> {
+        let mut records = vec![Record::UNSOLVED; self.index.len() as usize];
+        let total = self.table.len();
+        let batch = 256;
+        for first in (0..total).step_by(batch) {
+            let parts: Vec<Vec<(Position, Record)>> = (first..(first + batch).min(total))
+                .into_par_iter()
+                .map(|b| self.block_positions(b))
+                .collect::<Result<_, _>>()?;
+            for (pos, rec) in parts.into_iter().flatten() {
+                let i = self
+                    .index
+                    .index(pos)
+                    .map_err(|_| DbError::NotIndexable(pos.to_string()).in_file(&self.path))?;
+                records[i as usize] = rec;
+            }
+            progress((first + batch).min(total), total);
+        }
+        Ok(Solution::from_parts(self.header.rules, records, true))
+    }
+}

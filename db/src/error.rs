@@ -1,0 +1,85 @@
+//! What can go wrong with a database file.
+
+use std::path::PathBuf;
+
+/// A database error. Every error names what is wrong; errors from files
+/// carry the path through [`DbError::File`].
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// An I/O error on a file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Something wrong with a file's content.
+    #[error("{path}: {source}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: Box<DbError>,
+    },
+    /// Not a Topitop database at all.
+    #[error("not a topitop database (bad magic number)")]
+    BadMagic,
+    /// A format version this reader does not know.
+    #[error("database format version {0} is not supported (this reader knows version {1})")]
+    UnsupportedVersion(u16, u16),
+    /// The file ends before a structure it must hold.
+    #[error("truncated: {what} needs bytes {start}..{end} but the file has {len}")]
+    Truncated {
+        /// The structure.
+        what: &'static str,
+        /// Its first byte.
+        start: u64,
+        /// One past its last byte.
+        end: u64,
+        /// The file length.
+        len: u64,
+    },
+    /// A checksum does not match.
+    #[error("checksum mismatch in {what}: stored {stored:016x}, computed {computed:016x}")]
+    Checksum {
+        /// The structure.
+        what: String,
+        /// The stored checksum.
+        stored: u64,
+        /// The checksum of the bytes read.
+        computed: u64,
+    },
+    /// A header or table field out of range or inconsistent.
+    #[error("corrupt {what}: {detail}")]
+    Corrupt {
+        /// The structure.
+        what: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A position the database does not hold (over its budget, or a
+    /// forbidden slide no move could leave).
+    #[error("position {0} is not in this database (over the piece budget or an impossible forbidden slide)")]
+    NotIndexable(String),
+}
+
+impl DbError {
+    /// This error, naming `path`.
+    pub fn in_file(self, path: impl Into<PathBuf>) -> DbError {
+        match self {
+            e @ (DbError::Io { .. } | DbError::File { .. }) => e,
+            e => DbError::File {
+                path: path.into(),
+                source: Box::new(e),
+            },
+        }
+    }
+
+    pub(crate) fn corrupt(what: impl Into<String>, detail: impl Into<String>) -> DbError {
+        DbError::Corrupt {
+            what: what.into(),
+            detail: detail.into(),
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! Writing a database from a solution: streaming, block by block, to a
+//! temporary file that is synced and then renamed over the target.
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use topitop_game::Value;
+use topitop_solver::Solution;
+
+use crate::error::DbError;
+use crate::header::{checksum, count_slot, BlockEntry, Header, SCHEME_CANONICAL_BOARDS};
+use crate::layout;
+
+/// How to write.
+#[derive(Clone, Debug)]
+pub struct WriteOptions {
+    /// Boards per block: smaller blocks decompress faster, larger ones
+    /// compress better.
+    pub block_boards: u32,
+    /// zstd level.
+    pub level: i32,
+    /// Recorded in the header as the writing program.
+    pub solver: String,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            block_boards: 4096,
+            level: 19,
+            solver: concat!("topitop ", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+}
+
+/// What was written.
+#[derive(Clone, Debug)]
+pub struct WriteSummary {
+    /// The header written.
+    pub header: Header,
+    /// Bytes of the file.
+    pub bytes: u64,
+}
+
+/// The distinct records of `solution` (the codebook, sorted) and the counts
+/// of solved positions by value.
+fn census(solution: &Solution) -> (Vec<u16>, [u64; 4], u16) {
+    let mut seen = vec![false; 1 << 16];
+    let mut counts = [0u64; 4];
+    let mut max_r = 0;
+    for r in solution.records() {
+        seen[usize::from(r.bits())] = true;
+        if let Some(v) = r.value() {
+            counts[count_slot(v)] += 1;
+            if v != Value::Draw {
+                max_r = max_r.max(r.remoteness());
+            }
+        }
+    }
+    let book = (0..=u16::MAX).filter(|&b| seen[usize::from(b)]).collect();
+    (book, counts, max_r)
+}
+
+/// The raw bytes of block `b`: group sizes, then symbols.
+fn raw_block(
+    solution: &Solution,
+    header: &Header,
+    symbol_of: &[u16],
+    b: u64,
+) -> Result<(Vec<u8>, u64), DbError> {
+    let first = b * u64::from(header.block_boards);
+    let boards = layout::boards(solution.index(), first, first + u64::from(header.block_boards));
+    let mut sizes = Vec::with_capacity(boards.len());
+    let mut symbols = Vec::new();
+    let mut records = 0;
+    for board in boards {
+        if !layout::is_canonical_board(board) {
+            sizes.push(0);
+            continue;
+        }
+        let mut n = 0u8;
+        for pos in layout::group(board) {
+            let rec = solution
+                .get(pos)
+                .ok_or_else(|| DbError::NotIndexable(pos.to_string()))?;
+            let s = symbol_of[usize::from(rec.bits())];
+            match header.symbol_width {
+                1 => symbols.push(s as u8),
+                _ => symbols.extend_from_slice(&s.to_le_bytes()),
+            }
+            n += 1;
+        }
+        records += u64::from(n);
+        sizes.push(n);
+    }
+    sizes.extend_from_slice(&symbols);
+    Ok((sizes, records))
+}
+
+/// Writes `solution` to `path` atomically: a temporary file beside it,
+/// synced, then renamed. Calls `progress(done, total)` as blocks are
+/// written.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn write(
+    path: &Path,
+    solution: &Solution,
+    options: &WriteOptions,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<WriteSummary, DbError> {
+    let (codebook, counts, max_remoteness) = census(solution);
+    let mut symbol_of = vec![0u16; 1 << 16];
+    for (s, &bits) in codebook.iter().enumerate() {
+        symbol_of[usize::from(bits)] = s as u16;
+    }
+    let boards = solution.index().boards();
+    let block_boards = options.block_boards.clamp(1, 1 << 16);
+    let blocks = boards.div_ceil(u64::from(block_boards));
+    let mut header = Header {
+        rules: solution.rules(),
+        scheme: SCHEME_CANONICAL_BOARDS,
+        symbol_width: if codebook.len() <= 256 { 1 } else { 2 },
+        block_boards,
+        boards,
+        records: 0,
+        blocks,
+        table_offset: 0,
+        counts,
+        max_remoteness,
+        symmetric: solution.is_symmetric(),
+        solver: options.solver.clone(),
+        codebook,
+    };
+    let tmp = temp_path(path);
+    let io = |source| DbError::Io {
+        path: tmp.clone(),
+        source,
+    };
+    let result = (|| {
+        let file = File::create(&tmp).map_err(io)?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let header_len = header.encoded_len() as u64;
+        out.write_all(&vec![0u8; header_len as usize]).map_err(io)?;
+        let mut offset = header_len;
+        let mut table = Vec::with_capacity(blocks as usize);
+        let batch = 64;
+        for first in (0..blocks).step_by(batch) {
+            let done: Vec<(Vec<u8>, u32, u64)> = (first..(first + batch as u64).min(blocks))
+                .into_par_iter()
+                .map(|b| {
+                    let (raw, records) = raw_block(solution, &header, &symbol_of, b)?;
+                    let packed = zstd::bulk::compress(&raw, options.level)
+                        .map_err(|e| DbError::corrupt(format!("block {b}"), format!("zstd: {e}")))?;
+                    Ok((packed, raw.len() as u32, records))
+                })
+                .collect::<Result<_, DbError>>()?;
+            for (packed, raw, records) in done {
+                out.write_all(&packed).map_err(io)?;
+                table.push(BlockEntry {
+                    offset,
+                    compressed: packed.len() as u32,
+                    raw,
+                    checksum: checksum(&packed),
+                });
+                offset += packed.len() as u64;
+                header.records += records;
+            }
+            progress(table.len() as u64, blocks);
+        }
+        header.table_offset = offset;
+        let mut table_bytes = Vec::with_capacity(header.table_len() as usize);
+        for e in &table {
+            e.encode_into(&mut table_bytes);
+        }
+        let sum = checksum(&table_bytes);
+        table_bytes.extend_from_slice(&sum.to_le_bytes());
+        out.write_all(&table_bytes).map_err(io)?;
+        let mut file = out.into_inner().map_err(|e| io(e.into_error()))?;
+        // The header goes in last: a file cut short anywhere has no valid one.
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        file.write_all(&header.encode()).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        Ok(offset + header.table_len())
+    })();
+    let bytes = match result {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+    };
+    fs::rename(&tmp, path).map_err(|source| DbError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        // Makes the rename itself durable; not every platform can sync a directory.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(WriteSummary { header, bytes })
+}
+
+/// `<path>.tmp.<pid>` beside the target, so the rename stays in one file system.
+fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp.{}", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// Records by value, e.g. for a summary line.
+pub fn count_of(header: &Header, v: Value) -> u64 {
+    header.counts[count_slot(v)]
+}

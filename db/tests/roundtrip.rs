@@ -1,0 +1,100 @@
+//! A written database answers exactly as the solution it was written from.
+
+mod common;
+
+use topitop_db::Database;
+use topitop_game::{symmetry, Value};
+
+#[test]
+fn every_position_reads_back() {
+    for (variant, budget) in [(0, "2/0/2/2"), (2, "2/2/2/2"), (5, "2/1/2/2")] {
+        let sol = common::solved(variant, budget, true);
+        let dir = tempfile::tempdir().unwrap();
+        let (_, db) = common::written(dir.path(), &sol);
+        let index = sol.index();
+        let mut seen = [0u64; 4];
+        for pos in index.walk(0, index.len()) {
+            let want = sol.get(pos).unwrap();
+            assert_eq!(
+                db.get(pos).unwrap(),
+                want,
+                "{pos} in variant {variant} budget {budget}"
+            );
+            if symmetry::canonical(pos) == pos {
+                let slot = [Value::Win, Value::Lose, Value::Tie, Value::Draw]
+                    .iter()
+                    .position(|&v| Some(v) == want.value())
+                    .unwrap();
+                seen[slot] += 1;
+            }
+        }
+        assert_eq!(db.header().counts, seen, "variant {variant} budget {budget}");
+        assert_eq!(db.header().rules, sol.rules());
+        db.verify_blocks(|_, _| {}).unwrap();
+        let back = db.to_solution(|_, _| {}).unwrap();
+        assert_eq!(back.records(), sol.records(), "variant {variant} budget {budget}");
+    }
+}
+
+#[test]
+fn an_asymmetric_solve_reads_the_same() {
+    let sym = common::solved(2, "2/2/2/2", true);
+    let full = common::solved(2, "2/2/2/2", false);
+    let dir = tempfile::tempdir().unwrap();
+    let (_, a) = common::written(dir.path(), &sym);
+    let dir2 = tempfile::tempdir().unwrap();
+    let (_, b) = common::written(dir2.path(), &full);
+    assert!(!b.header().symmetric);
+    let index = sym.index();
+    for pos in index.walk(0, index.len()).step_by(7) {
+        assert_eq!(a.get(pos).unwrap(), b.get(pos).unwrap(), "{pos}");
+    }
+}
+
+#[test]
+fn readers_share_one_database_across_threads() {
+    let sol = common::solved(0, "2/0/2/2", true);
+    let dir = tempfile::tempdir().unwrap();
+    let (_, db) = common::written(dir.path(), &sol);
+    let db = &db;
+    let index = sol.index();
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            let sol = &sol;
+            s.spawn(move || {
+                for pos in index.walk(0, index.len()).skip(t as usize).step_by(4) {
+                    assert_eq!(db.get(pos).unwrap(), sol.get(pos).unwrap());
+                }
+            });
+        }
+    });
+    let stats = db.cache_stats();
+    assert!(stats.hits > stats.misses, "{stats:?}");
+}
+
+#[test]
+fn a_small_cache_evicts_but_answers_the_same() {
+    let sol = common::solved(0, "2/0/2/2", true);
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = common::written(dir.path(), &sol);
+    let db = Database::open_with_cache(&path, 8 << 10).unwrap();
+    let index = sol.index();
+    for pos in index.walk(0, index.len()).step_by(3) {
+        assert_eq!(db.get(pos).unwrap(), sol.get(pos).unwrap());
+    }
+    assert!(
+        db.cache_stats().resident <= (8 << 10) + (16 << 10),
+        "{:?}",
+        db.cache_stats()
+    );
+}
+
+#[test]
+fn positions_outside_the_budget_are_errors() {
+    let sol = common::solved(0, "2/0/2/2", true);
+    let dir = tempfile::tempdir().unwrap();
+    let (_, db) = common::written(dir.path(), &sol);
+    let pos = topitop_game::parse_position_syntax("1_RR-------").unwrap();
+    let err = db.get(pos).unwrap_err().to_string();
+    assert!(err.contains("not in this database"), "{err}");
+}
