@@ -166,6 +166,20 @@ fn verify_reports_a_corrupt_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Runs the binary with `input` on standard input.
+fn topitop_with_input(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// A solved 2/2/2/2 game in a fresh directory: (dir, db path).
 fn small_db(name: &str, variant: &str) -> (std::path::PathBuf, String) {
     let dir = temp_dir(name);
@@ -212,21 +226,7 @@ fn query_answers_like_gamesman_uni() {
         assert_eq!(v["remoteness"], -200);
     }
     // Bulk: one TSV row per input line, errors reported in place.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
-        .args(["query", "--db", &db])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"1_---------\n2_P--P-----\n1_ZZZ\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = topitop_with_input(&["query", "--db", &db], b"1_---------\n2_P--P-----\n1_ZZZ\n");
     let text = stdout(&o);
     let rows: Vec<&str> = text.lines().collect();
     assert_eq!(rows.len(), 4, "{text}");
@@ -309,20 +309,7 @@ fn crosscheck_counts_differences_between_variants() {
 #[test]
 fn play_against_the_perfect_player_with_undo() {
     let (dir, db) = small_db("play", "0");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
-        .args(["play", "--db", &db, "--hints"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"B5\nundo\nX9\nS1\nquit\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = topitop_with_input(&["play", "--db", &db, "--hints"], b"B5\nundo\nX9\nS1\nquit\n");
     let text = stdout(&o);
     assert!(o.status.success());
     assert_eq!(text.matches("Computer plays").count(), 2, "{text}");
