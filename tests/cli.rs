@@ -108,12 +108,12 @@ fn solve_resumes_after_sigkill_with_identical_result() {
         std::fs::read_dir(&ckpt).map_or(0, |d| {
             d.filter(|e| {
                 e.as_ref()
-                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "tier"))
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "level"))
             })
             .count()
         })
     };
-    while tier_files() < 20 {
+    while tier_files() < 8 {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     child.kill().unwrap(); // SIGKILL on Unix
@@ -123,7 +123,7 @@ fn solve_resumes_after_sigkill_with_identical_result() {
         !killed.join("topitop_v1_0_2-2-2-2.db").exists(),
         "no result from a killed run"
     );
-    // A torn checkpoint is ignored and its tier solved again.
+    // A torn checkpoint is ignored and its tiers solved again.
     let first = std::fs::read_dir(&ckpt).unwrap().next().unwrap().unwrap().path();
     let bytes = std::fs::read(&first).unwrap();
     std::fs::write(&first, &bytes[..bytes.len() / 2]).unwrap();

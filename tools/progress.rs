@@ -19,7 +19,7 @@ impl TierBar {
             let b = ProgressBar::new(0);
             b.set_style(
                 ProgressStyle::with_template(
-                    "{msg} [{bar:40}] {pos}/{len} tiers, {elapsed} elapsed, ETA {eta} {prefix}",
+                    "{msg} [{bar:40}] {percent}% of positions, {elapsed} elapsed, ETA {eta} {prefix}",
                 )
                 .expect("valid template")
                 .progress_chars("=> "),
@@ -34,10 +34,15 @@ impl TierBar {
     pub fn update(&mut self, p: Progress) {
         self.solved += p.solved;
         if let Some(b) = &self.bar {
-            b.set_length(p.tiers_total as u64);
-            b.set_position(p.tiers_done as u64);
+            b.set_length(p.positions_total);
+            b.set_position(p.positions_done);
             let secs = b.elapsed().as_secs_f64().max(1e-9);
-            b.set_prefix(format!("({:.1} M positions/s)", self.solved as f64 / secs / 1e6));
+            b.set_prefix(format!(
+                "({}/{} tiers, {:.1} M positions/s)",
+                p.tiers_done,
+                p.tiers_total,
+                self.solved as f64 / secs / 1e6
+            ));
         }
     }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use memmap2::Mmap;
 use rayon::prelude::*;
 use topitop_game::{symmetry, Position, Rules, StateIndex};
-use topitop_solver::{Record, Solution};
+use topitop_solver::{GroupIndex, Record, Solution};
 
 use crate::block::Block;
 use crate::cache::{BlockCache, CacheStats};
@@ -277,7 +277,7 @@ impl Database {
         for (j, board) in boards.into_iter().enumerate() {
             let size = block.size(j);
             let canonical = layout::is_canonical_board(board);
-            let expected = if canonical { layout::group_size(board) } else { 0 };
+            let expected = if canonical { layout::group_len(board) } else { 0 };
             if size != expected {
                 return Err(DbError::corrupt(
                     format!("block {b}"),
@@ -328,29 +328,61 @@ impl Database {
         Ok(())
     }
 
-    /// The whole table as a [`Solution`] (one record per symmetry class),
-    /// e.g. for the Bellman check. Takes about 2 bytes per indexed state.
+    /// The whole table as a [`Solution`] (the groups of canonical boards),
+    /// e.g. for the Bellman check. Takes 2 bytes per stored record.
     ///
     /// # Errors
-    /// A block is corrupt.
+    /// A block is corrupt or does not hold the groups the layout calls for.
     pub fn to_solution(&self, progress: impl Fn(usize, usize) + Sync) -> Result<Solution, DbError> {
-        let mut records = vec![Record::UNSOLVED; self.index.len() as usize];
+        let index = GroupIndex::new(self.header.rules.budget(), true);
+        let mut records = Vec::with_capacity(index.len() as usize);
         let total = self.table.len();
+        let per = u64::from(self.header.block_boards);
         let batch = 256;
         for first in (0..total).step_by(batch) {
-            let parts: Vec<Vec<(Position, Record)>> = (first..(first + batch).min(total))
+            let parts: Vec<Vec<Record>> = (first..(first + batch).min(total))
                 .into_par_iter()
-                .map(|b| self.block_positions(b))
+                .map(|b| self.block_records(&index, b as u64 * per, b))
                 .collect::<Result<_, _>>()?;
-            for (pos, rec) in parts.into_iter().flatten() {
-                let i = self
-                    .index
-                    .index(pos)
-                    .map_err(|_| DbError::NotIndexable(pos.to_string()).in_file(&self.path))?;
-                records[i as usize] = rec;
-            }
+            records.extend(parts.into_iter().flatten());
             progress((first + batch).min(total), total);
         }
-        Ok(Solution::from_parts(self.header.rules, records, true))
+        if records.len() as u64 != index.len() {
+            return Err(DbError::corrupt(
+                "blocks",
+                format!(
+                    "{} records stored where the layout has {}",
+                    records.len(),
+                    index.len()
+                ),
+            )
+            .in_file(&self.path));
+        }
+        Ok(Solution::from_index(self.header.rules, index, records))
+    }
+
+    /// The records of block `b` (whose first board is number `first`), in
+    /// storage order, checking each group's size against `index`.
+    fn block_records(&self, index: &GroupIndex, first: u64, b: usize) -> Result<Vec<Record>, DbError> {
+        let block = self.block(b)?;
+        let mut out = Vec::with_capacity(block.records() as usize);
+        for j in 0..block.boards() {
+            let expected = index
+                .group_of_board(first + j as u64)
+                .map_or(0, |g| index.group_records(g).end - index.group_records(g).start);
+            if block.size(j) as u64 != expected {
+                return Err(DbError::corrupt(
+                    format!("block {b}"),
+                    format!("board {j} stores {} records, expected {expected}", block.size(j)),
+                )
+                .in_file(&self.path));
+            }
+            out.extend(
+                block.group_symbols(j).map(|symbol| {
+                    Record::from_bits(self.header.codebook[symbol]).unwrap_or(Record::UNSOLVED)
+                }),
+            );
+        }
+        Ok(out)
     }
 }

@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use topitop_game::Value;
-use topitop_solver::Solution;
+use topitop_solver::{GroupIndex, Solution};
 
 use crate::error::DbError;
 use crate::header::{checksum, count_slot, BlockEntry, Header, SCHEME_CANONICAL_BOARDS};
-use crate::layout;
 
 /// How to write.
 #[derive(Clone, Debug)]
@@ -29,7 +28,7 @@ impl Default for WriteOptions {
     fn default() -> WriteOptions {
         WriteOptions {
             block_boards: 4096,
-            level: 19,
+            level: 5,
             solver: concat!("topitop ", env!("CARGO_PKG_VERSION")).to_string(),
         }
     }
@@ -44,59 +43,71 @@ pub struct WriteSummary {
     pub bytes: u64,
 }
 
-/// The distinct records of `solution` (the codebook, sorted) and the counts
-/// of solved positions by value.
+/// The distinct records of `solution` (the codebook, sorted), the counts
+/// of solved positions by value and the largest remoteness.
 fn census(solution: &Solution) -> (Vec<u16>, [u64; 4], u16) {
-    let mut seen = vec![false; 1 << 16];
-    let mut counts = [0u64; 4];
-    let mut max_r = 0;
-    for r in solution.records() {
-        seen[usize::from(r.bits())] = true;
-        if let Some(v) = r.value() {
-            counts[count_slot(v)] += 1;
-            if v != Value::Draw {
-                max_r = max_r.max(r.remoteness());
+    let seen = solution
+        .records()
+        .par_chunks(1 << 20)
+        .map(|chunk| {
+            let mut seen = vec![false; 1 << 16];
+            for r in chunk {
+                seen[usize::from(r.bits())] = true;
             }
-        }
-    }
+            seen
+        })
+        .reduce(
+            || vec![false; 1 << 16],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x |= y);
+                a
+            },
+        );
     let book = (0..=u16::MAX).filter(|&b| seen[usize::from(b)]).collect();
-    (book, counts, max_r)
+    (book, solution.counts(), solution.largest_remoteness())
 }
 
-/// The raw bytes of block `b`: group sizes, then symbols.
+/// The raw bytes of block `b`: group sizes, then symbols. `layout` numbers
+/// the stored groups (canonical boards); the records come from `solution`,
+/// whose own numbering holds the same groups in the same order.
 fn raw_block(
     solution: &Solution,
+    layout: &GroupIndex,
     header: &Header,
     symbol_of: &[u16],
     b: u64,
-) -> Result<(Vec<u8>, u64), DbError> {
+) -> (Vec<u8>, u64) {
     let first = b * u64::from(header.block_boards);
-    let boards = layout::boards(solution.index(), first, first + u64::from(header.block_boards));
-    let mut sizes = Vec::with_capacity(boards.len());
+    let end = (first + u64::from(header.block_boards)).min(header.boards);
+    let mut sizes = Vec::with_capacity((end - first) as usize);
     let mut symbols = Vec::new();
     let mut records = 0;
-    for board in boards {
-        if !layout::is_canonical_board(board) {
+    for n in first..end {
+        let Some(g) = layout.group_of_board(n) else {
             sizes.push(0);
             continue;
-        }
-        let mut n = 0u8;
-        for pos in layout::group(board) {
-            let rec = solution
-                .get(pos)
-                .ok_or_else(|| DbError::NotIndexable(pos.to_string()))?;
+        };
+        let own = if solution.is_symmetric() {
+            g
+        } else {
+            solution
+                .index()
+                .group_of_board(n)
+                .expect("every board has a group")
+        };
+        let span = solution.index().group_records(own);
+        for rec in &solution.records()[span.start as usize..span.end as usize] {
             let s = symbol_of[usize::from(rec.bits())];
             match header.symbol_width {
                 1 => symbols.push(s as u8),
                 _ => symbols.extend_from_slice(&s.to_le_bytes()),
             }
-            n += 1;
         }
-        records += u64::from(n);
-        sizes.push(n);
+        records += span.end - span.start;
+        sizes.push((span.end - span.start) as u8);
     }
     sizes.extend_from_slice(&symbols);
-    Ok((sizes, records))
+    (sizes, records)
 }
 
 /// Writes `solution` to `path` atomically: a temporary file beside it,
@@ -116,7 +127,16 @@ pub fn write(
     for (s, &bits) in codebook.iter().enumerate() {
         symbol_of[usize::from(bits)] = s as u16;
     }
-    let boards = solution.index().boards();
+    // The stored layout is the symmetric numbering; a solve without
+    // symmetry contributes the groups of canonical boards only.
+    let symmetric_layout;
+    let layout = if solution.is_symmetric() {
+        solution.index()
+    } else {
+        symmetric_layout = GroupIndex::new(solution.rules().budget(), true);
+        &symmetric_layout
+    };
+    let boards = layout.states().boards();
     let block_boards = options.block_boards.clamp(1, 1 << 16);
     let blocks = boards.div_ceil(u64::from(block_boards));
     let mut header = Header {
@@ -151,7 +171,7 @@ pub fn write(
             let done: Vec<(Vec<u8>, u32, u64)> = (first..(first + batch as u64).min(blocks))
                 .into_par_iter()
                 .map(|b| {
-                    let (raw, records) = raw_block(solution, &header, &symbol_of, b)?;
+                    let (raw, records) = raw_block(solution, layout, &header, &symbol_of, b);
                     let packed = zstd::bulk::compress(&raw, options.level)
                         .map_err(|e| DbError::corrupt(format!("block {b}"), format!("zstd: {e}")))?;
                     Ok((packed, raw.len() as u32, records))

@@ -38,7 +38,7 @@ fn golden_database_still_reads() {
         };
         write(&db_path(), &sol, &options, |_, _| {}).unwrap();
         let mut tsv = String::from("position\tvalue\tremoteness\n");
-        let index = sol.index();
+        let index = sol.index().states();
         for pos in index.walk(0, index.len()).step_by(2311) {
             let r = sol.get(pos).unwrap();
             let value = r.value().map_or("undecided", |v| v.name());
@@ -62,7 +62,7 @@ fn golden_database_still_reads() {
     }
     assert!(checked > 2000, "{checked}");
     // And every position agrees with today's solver.
-    let index = sol.index();
+    let index = sol.index().states();
     for pos in index.walk(0, index.len()) {
         if symmetry::canonical(pos) == pos {
             assert_eq!(db.get(pos).unwrap(), sol.get(pos).unwrap(), "{pos}");

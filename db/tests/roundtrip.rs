@@ -11,7 +11,7 @@ fn every_position_reads_back() {
         let sol = common::solved(variant, budget, true);
         let dir = tempfile::tempdir().unwrap();
         let (_, db) = common::written(dir.path(), &sol);
-        let index = sol.index();
+        let index = sol.index().states();
         let mut seen = [0u64; 4];
         for pos in index.walk(0, index.len()) {
             let want = sol.get(pos).unwrap();
@@ -45,7 +45,7 @@ fn an_asymmetric_solve_reads_the_same() {
     let dir2 = tempfile::tempdir().unwrap();
     let (_, b) = common::written(dir2.path(), &full);
     assert!(!b.header().symmetric);
-    let index = sym.index();
+    let index = sym.index().states();
     for pos in index.walk(0, index.len()).step_by(7) {
         assert_eq!(a.get(pos).unwrap(), b.get(pos).unwrap(), "{pos}");
     }
@@ -57,7 +57,7 @@ fn readers_share_one_database_across_threads() {
     let dir = tempfile::tempdir().unwrap();
     let (_, db) = common::written(dir.path(), &sol);
     let db = &db;
-    let index = sol.index();
+    let index = sol.index().states();
     std::thread::scope(|s| {
         for t in 0..4u64 {
             let sol = &sol;
@@ -78,7 +78,7 @@ fn a_small_cache_evicts_but_answers_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _) = common::written(dir.path(), &sol);
     let db = Database::open_with_cache(&path, 8 << 10).unwrap();
-    let index = sol.index();
+    let index = sol.index().states();
     for pos in index.walk(0, index.len()).step_by(3) {
         assert_eq!(db.get(pos).unwrap(), sol.get(pos).unwrap());
     }

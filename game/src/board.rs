@@ -74,6 +74,13 @@ impl Board {
         (0..CELLS).all(|i| (b.0 >> shift(i)) & 15 < 10).then_some(b)
     }
 
+    /// The board with packed bits `bits`, which the caller knows to hold
+    /// valid cell codes only.
+    #[inline(always)]
+    pub(crate) const fn from_bits_trusted(bits: u64) -> Board {
+        Board(bits)
+    }
+
     /// The packed bits.
     #[inline]
     pub const fn bits(self) -> u64 {

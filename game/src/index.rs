@@ -48,6 +48,8 @@ pub struct TierRange {
     /// Block sizes for S, L, C at the source of the forbidden slide.
     blocks: [u64; 3],
     per_slide: u64,
+    /// Cell counts (empty cells included) in 4-bit fields, code c at 4c.
+    packed: u64,
 }
 
 impl TierRange {
@@ -86,12 +88,57 @@ impl Hasher for TierHasher {
     }
 }
 
+/// Finds a board's tier from its cell counts without hashing: the counts
+/// as a mixed-radix number (one digit per cell code, each digit's base one
+/// more than the budget allows of that code) index a table of tier places.
+#[derive(Clone, Debug)]
+struct TierLookup {
+    /// Weight of one cell of each code in the key.
+    unit: [u32; 10],
+    /// Tier place by key; `u32::MAX` where no tier has those counts.
+    table: Vec<u32>,
+}
+
+/// Keys beyond this make a table not worth its memory; the hash map serves.
+const MAX_LOOKUP: u64 = 1 << 22;
+
+impl TierLookup {
+    fn new(budget: Budget, tiers: &[TierRange]) -> Option<TierLookup> {
+        let total = budget.counts();
+        let mut unit = [0u32; 10];
+        let mut size = 1u64;
+        for (code, slot) in unit.iter_mut().enumerate().skip(1) {
+            let pieces = Cell::from_code(code as u8).map_or([0; 4], Cell::pieces);
+            let most = (0..4)
+                .filter(|&k| pieces[k] > 0)
+                .map(|k| total[k] / pieces[k])
+                .min()
+                .unwrap_or(0)
+                .min(CELLS as u8);
+            *slot = size as u32;
+            size *= u64::from(most) + 1;
+            if size > MAX_LOOKUP {
+                return None;
+            }
+        }
+        let mut table = vec![u32::MAX; size as usize];
+        for (place, range) in tiers.iter().enumerate() {
+            let key: u32 = (1..10)
+                .map(|c| unit[c] * ((range.packed >> (4 * c)) & 15) as u32)
+                .sum();
+            table[key as usize] = place as u32;
+        }
+        Some(TierLookup { unit, table })
+    }
+}
+
 /// A bijection between indexable positions of a budget and `0..len()`.
 #[derive(Clone, Debug)]
 pub struct StateIndex {
     budget: Budget,
     tiers: Vec<TierRange>,
     by_tier: HashMap<Tier, usize, BuildHasherDefault<TierHasher>>,
+    lookup: Option<TierLookup>,
     len: u64,
     boards: u64,
 }
@@ -117,6 +164,11 @@ impl StateIndex {
             });
             let per_slide: u64 = blocks.iter().sum();
             let half = boards + 40 * per_slide;
+            let packed = counts
+                .iter()
+                .enumerate()
+                .map(|(c, &n)| u64::from(n) << (4 * c))
+                .sum();
             tiers.push(TierRange {
                 tier,
                 offset,
@@ -125,15 +177,18 @@ impl StateIndex {
                 boards,
                 blocks,
                 per_slide,
+                packed,
             });
             offset += 2 * half;
             board_offset += boards;
         }
         let by_tier = tiers.iter().enumerate().map(|(i, t)| (t.tier, i)).collect();
+        let lookup = TierLookup::new(budget, &tiers);
         StateIndex {
             budget,
             tiers,
             by_tier,
+            lookup,
             len: offset,
             boards: board_offset,
         }
@@ -166,16 +221,38 @@ impl StateIndex {
     ///
     /// # Errors
     /// The board is over the budget.
+    #[inline]
     pub fn board_number(&self, board: Board) -> Result<u64, IndexError> {
-        let (tier, packed) = board.census();
-        let range = self
-            .by_tier
-            .get(&Tier::from_number_unchecked(tier))
-            .map(|&i| &self.tiers[i])
+        let (range, packed) = self
+            .locate(board)
             .ok_or_else(|| IndexError::NotIndexable(board.to_string()))?;
         let bits = board.bits();
         let cell = |i: usize| ((bits >> (4 * (8 - i))) & 15) as u8;
         Ok(range.board_offset + rank_packed((0..CELLS).map(cell), packed, CELLS as u64, range.boards))
+    }
+
+    /// The tier of `board` and its cell counts packed in 4-bit fields, or
+    /// `None` if the board is over the budget.
+    #[inline]
+    fn locate(&self, board: Board) -> Option<(&TierRange, u64)> {
+        let Some(lookup) = &self.lookup else {
+            let (tier, packed) = board.census();
+            let place = *self.by_tier.get(&Tier::from_number_unchecked(tier))?;
+            return Some((&self.tiers[place], packed));
+        };
+        let mut bits = board.bits();
+        let mut packed = 0u64;
+        let mut key = 0u32;
+        for _ in 0..CELLS {
+            let c = (bits & 15) as usize;
+            packed += 1 << (4 * c);
+            key = key.wrapping_add(lookup.unit[c]);
+            bits >>= 4;
+        }
+        let place = *lookup.table.get(key as usize)?;
+        // A count beyond its digit's base can alias another key.
+        let range = self.tiers.get(place as usize).filter(|r| r.packed == packed)?;
+        Some((range, packed))
     }
 
     /// The tier range holding board number `n`.
@@ -202,6 +279,12 @@ impl StateIndex {
         self.by_tier.get(&tier).map(|&i| &self.tiers[i])
     }
 
+    /// The place of `tier` in [`StateIndex::tiers`], if it is a composition
+    /// of the budget.
+    pub fn tier_position(&self, tier: Tier) -> Option<usize> {
+        self.by_tier.get(&tier).copied()
+    }
+
     /// The index of `pos`.
     ///
     /// # Errors
@@ -210,12 +293,7 @@ impl StateIndex {
     pub fn index(&self, pos: Position) -> Result<u64, IndexError> {
         let board = pos.board();
         let not_indexable = || IndexError::NotIndexable(pos.to_string());
-        let (tier, packed) = board.census();
-        let range = self
-            .by_tier
-            .get(&Tier::from_number_unchecked(tier))
-            .map(|&i| &self.tiers[i]);
-        let range = range.ok_or_else(not_indexable)?;
+        let (range, packed) = self.locate(board).ok_or_else(not_indexable)?;
         let turn = if pos.turn() == Player::Red { range.half } else { 0 };
         let bits = board.bits();
         let cell = |i: usize| ((bits >> (4 * (8 - i))) & 15) as u8;

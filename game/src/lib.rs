@@ -12,6 +12,7 @@ pub mod cell;
 pub mod error;
 pub mod gchash;
 pub mod geometry;
+pub mod group;
 pub mod index;
 mod movegen;
 pub mod moves;

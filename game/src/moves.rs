@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::cell::{Cell, Player};
 use crate::error::ParseMoveError;
-use crate::geometry::{adjacent, CELLS};
+use crate::geometry::{adjacent, CELLS, SLIDE_IDS};
 
 /// A piece taken from the box and placed on an empty cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,6 +133,19 @@ impl Move {
     #[inline]
     pub const fn is_pass(self) -> bool {
         self.0 == PASS_CODE
+    }
+
+    /// The id of the slide this move plays (1..=40), or 0 for a placement
+    /// or the pass: the forbidden slide that would exclude it.
+    #[inline]
+    pub const fn slide_id(self) -> u8 {
+        let to = (self.0 & 15) as usize;
+        let from = ((self.0 >> 4) & 15) as usize;
+        if self.is_pass() || to == from {
+            0
+        } else {
+            SLIDE_IDS[from][to]
+        }
     }
 
     /// The move decoded.

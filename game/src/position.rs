@@ -58,11 +58,8 @@ impl Position {
     /// The board.
     #[inline]
     pub fn board(self) -> Board {
-        // The layout keeps valid board bits here.
-        match Board::from_bits((self.0 >> BOARD_SHIFT) & ((1 << 36) - 1)) {
-            Some(b) => b,
-            None => unreachable!("position holds an invalid board"),
-        }
+        // Every constructor keeps valid board bits here.
+        Board::from_bits_trusted((self.0 >> BOARD_SHIFT) & ((1 << 36) - 1))
     }
 
     /// The side to move.

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::board::Board;
 use crate::budget::Budget;
 use crate::cell::{Cell, Player};
 use crate::error::{IllegalMove, RulesError};
@@ -269,10 +270,64 @@ impl Rules {
 
     /// The value of `pos` if the game is over there, else `None`.
     pub fn primitive(self, pos: Position) -> Option<Value> {
-        match self.ruleset {
-            Ruleset::V1(v) => primitive_v1(v, pos, self.budget),
-            Ruleset::V0 => primitive_v0(pos, self.budget),
+        if let Some(v) = self.board_primitive(pos.board(), pos.turn()) {
+            return Some(v);
         }
+        let stuck = self.stuck_value()?;
+        let mut list = MoveList::new();
+        movegen::generate(pos, self.budget, &mut list);
+        list.is_empty().then_some(stuck)
+    }
+
+    /// The value of a position that its board and side to move alone
+    /// decide (two crowned castles), whatever slide is forbidden.
+    pub fn board_primitive(self, board: Board, turn: Player) -> Option<Value> {
+        let blue = board.castles_of(Player::Blue);
+        let red = board.castles_of(Player::Red);
+        match self.ruleset {
+            Ruleset::V1(v) => {
+                if blue != 2 && red != 2 {
+                    return None;
+                }
+                if v.tying_rule() && blue == 2 && red == 1 && tower_tie(board) {
+                    return Some(Value::Tie);
+                }
+                Some(if v.misere() { Value::Win } else { Value::Lose })
+            }
+            Ruleset::V0 => {
+                let (mine, theirs) = if turn == Player::Blue {
+                    (blue, red)
+                } else {
+                    (red, blue)
+                };
+                if mine >= 2 {
+                    Some(Value::Win)
+                } else if theirs >= 2 {
+                    Some(Value::Lose)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// What a side to move without any move (pass aside) gets: `None` when
+    /// it passes (v1's default), else the primitive value of its position
+    /// (a loss under v1's bit 0, a win under that and misère; a draw in v0).
+    pub const fn stuck_value(self) -> Option<Value> {
+        match self.ruleset {
+            Ruleset::V1(v) if v.no_move_loses() => Some(if v.misere() { Value::Win } else { Value::Lose }),
+            Ruleset::V1(_) => None,
+            Ruleset::V0 => Some(Value::Draw),
+        }
+    }
+
+    /// The moves of `pos` other than the pass, in generation order: what
+    /// [`Rules::generate`] gives except that a stuck side gets no move.
+    #[inline]
+    pub fn generate_without_pass(self, pos: Position, out: &mut MoveList) {
+        out.clear();
+        movegen::generate(pos, self.budget, out);
     }
 }
 
@@ -282,31 +337,9 @@ impl Default for Rules {
     }
 }
 
-fn primitive_v1(v: Variant, pos: Position, budget: Budget) -> Option<Value> {
-    let board = pos.board();
-    let blue = board.castles_of(Player::Blue);
-    let red = board.castles_of(Player::Red);
-    let lose = if v.misere() { Value::Win } else { Value::Lose };
-    if blue == 2 || red == 2 {
-        if v.tying_rule() && blue == 2 && red == 1 && tower_tie(pos) {
-            return Some(Value::Tie);
-        }
-        return Some(lose);
-    }
-    if v.no_move_loses() {
-        let mut list = MoveList::new();
-        movegen::generate(pos, budget, &mut list);
-        if list.is_empty() {
-            return Some(lose);
-        }
-    }
-    None
-}
-
 /// The tying rule's test: a red bucket next to a castle, or a red bucket on
 /// a small pile next to a large pile (Red could still build a second tower).
-fn tower_tie(pos: Position) -> bool {
-    let board = pos.board();
+fn tower_tie(board: Board) -> bool {
     (0..9).any(|i| {
         let wanted = match board.get(i) {
             Cell::RedBucket => Cell::Castle,
@@ -315,18 +348,4 @@ fn tower_tie(pos: Position) -> bool {
         };
         NEIGHBOURS[i].iter().any(|&j| board.get(j as usize) == wanted)
     })
-}
-
-fn primitive_v0(pos: Position, budget: Budget) -> Option<Value> {
-    let board = pos.board();
-    let mover = pos.turn();
-    if board.castles_of(mover) >= 2 {
-        return Some(Value::Win);
-    }
-    if board.castles_of(mover.opponent()) >= 2 {
-        return Some(Value::Lose);
-    }
-    let mut list = MoveList::new();
-    movegen::generate(pos, budget, &mut list);
-    list.is_empty().then_some(Value::Draw)
 }

@@ -3,7 +3,7 @@
 use std::sync::OnceLock;
 
 use crate::board::Board;
-use crate::geometry::{Slide, CELLS, SLIDE_COUNT};
+use crate::geometry::{Slide, CELLS, SLIDE_COUNT, SLIDE_IDS};
 use crate::position::Position;
 
 /// GamesmanClassic's `gSymmetryMatrix`: image cell `i` takes the contents of
@@ -80,6 +80,78 @@ fn image_bits(t: &Tables, board: u64, d: usize, k: usize) -> u64 {
     b << 8 | t.slides[k][d] as u64
 }
 
+/// Exchanges the nibbles selected by `mask` with those `delta` bits above.
+#[inline(always)]
+const fn delta_swap(x: u64, mask: u64, delta: u32) -> u64 {
+    let t = ((x >> delta) ^ x) & mask;
+    x ^ t ^ (t << delta)
+}
+
+/// The left–right mirror of packed board bits (cell 0 in the top nibble).
+#[inline(always)]
+const fn mirror(x: u64) -> u64 {
+    delta_swap(x, 0xF << 24 | 0xF << 12 | 0xF, 8)
+}
+
+/// The transpose (main diagonal) of packed board bits.
+#[inline(always)]
+const fn transpose(x: u64) -> u64 {
+    delta_swap(delta_swap(x, 0xF << 20 | 0xF << 4, 8), 0xF << 8, 16)
+}
+
+/// The 8 images of packed board bits, the identity first: the dihedral
+/// group as words in the mirror M and the transpose T (e, M, T, TM, MT,
+/// MTM, TMT, TMTM). A few register operations each, no tables.
+#[inline(always)]
+const fn images(x: u64) -> [u64; 8] {
+    let m = mirror(x);
+    let t = transpose(x);
+    let tm = transpose(m);
+    let mt = mirror(t);
+    let mtm = mirror(tm);
+    let tmt = transpose(mt);
+    [x, m, t, tm, mt, mtm, tmt, transpose(mtm)]
+}
+
+/// `IMAGE_SLIDES[k][d]`: the id of slide `d` carried along by image `k` of
+/// [`images`] (0 stays 0).
+static IMAGE_SLIDES: [[u8; SLIDE_COUNT + 1]; 8] = {
+    // Image k of a board whose cell i holds i tells where each cell comes from.
+    let mut cells = 0u64;
+    let mut i = 0;
+    while i < CELLS {
+        cells |= (i as u64) << (4 * (8 - i));
+        i += 1;
+    }
+    let imgs = images(cells);
+    let mut out = [[0u8; SLIDE_COUNT + 1]; 8];
+    let mut k = 0;
+    while k < 8 {
+        // dest[a]: the cell that cell a moves to.
+        let mut dest = [0usize; CELLS];
+        let mut j = 0;
+        while j < CELLS {
+            let src = ((imgs[k] >> (4 * (8 - j))) & 15) as usize;
+            dest[src] = j;
+            j += 1;
+        }
+        let mut from = 0;
+        while from < CELLS {
+            let mut to = 0;
+            while to < CELLS {
+                let id = SLIDE_IDS[from][to];
+                if id != 0 {
+                    out[k][id as usize] = SLIDE_IDS[dest[from]][dest[to]];
+                }
+                to += 1;
+            }
+            from += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
 /// The image of `pos` under map `k` (0..8): cells moved, the forbidden slide
 /// a→b carried to its image, the turn unchanged.
 pub fn transform(pos: Position, k: usize) -> Position {
@@ -107,15 +179,36 @@ pub fn transform_slow(pos: Position, k: usize) -> Position {
 /// tier position. Idempotent, and equal for all 8 images.
 #[inline]
 pub fn canonical(pos: Position) -> Position {
-    let t = tables();
-    let board = pos.board().bits();
     let d = pos.forbidden_id() as usize;
     // Position bits order boards like their rank (cell 0 most significant,
     // codes in rank order), then the slide id; the turn bit is shared.
-    let best = (1..8).fold(pos.bits() & ((1 << 48) - 1), |m, k| {
-        m.min(image_bits(t, board, d, k))
-    });
+    let imgs = images(pos.board().bits());
+    let mut best = pos.bits() & ((1 << 48) - 1);
+    for k in 1..8 {
+        best = best.min(imgs[k] << 8 | IMAGE_SLIDES[k][d] as u64);
+    }
     crate::position::from_bits_trusted(best | (pos.bits() & !((1u64 << 48) - 1)))
+}
+
+/// How `board` stands among its 8 images: whether it is the smallest
+/// (canonical), and whether some symmetry other than the identity fixes it.
+#[inline]
+pub fn board_standing(board: Board) -> BoardStanding {
+    let imgs = images(board.bits());
+    let x = imgs[0];
+    BoardStanding {
+        canonical: imgs[1..].iter().all(|&i| i >= x),
+        self_symmetric: imgs[1..].contains(&x),
+    }
+}
+
+/// What [`board_standing`] finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardStanding {
+    /// The board is the smallest of its images (as a 36-bit number).
+    pub canonical: bool,
+    /// A symmetry other than the identity maps the board to itself.
+    pub self_symmetric: bool,
 }
 
 /// The canonical form and the map that produces it from `pos`.

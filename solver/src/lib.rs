@@ -8,12 +8,16 @@
 //! remoteness, then ties the same way; what is left is a draw.
 #![forbid(unsafe_code)]
 
+mod groups;
 mod order;
 mod record;
 mod solution;
 mod tier;
 pub mod verify;
 
-pub use order::solve_order;
+pub use groups::{GroupIndex, TierGroups};
+pub use order::{solve_levels, solve_order};
 pub use record::{Record, MAX_REMOTENESS};
-pub use solution::{solve, solve_resumable, Checkpoint, NoCheckpoint, Progress, Solution, SolveOptions};
+pub use solution::{
+    solve, solve_resumable, value_slot, Checkpoint, NoCheckpoint, Progress, Solution, SolveOptions,
+};

@@ -19,10 +19,21 @@ fn progress(t: Tier) -> (u32, u32) {
 /// one cell fewer), so sorting by pieces descending, then filled cells
 /// ascending, puts every child tier first.
 pub fn solve_order(budget: Budget) -> Vec<Tier> {
+    solve_levels(budget).into_iter().flatten().collect()
+}
+
+/// The compositions of `budget` in levels: tiers of one level (same pieces,
+/// same filled cells) never lead to each other, so they can be solved side
+/// by side, and every child tier of a level lies in an earlier level.
+pub fn solve_levels(budget: Budget) -> Vec<Vec<Tier>> {
     let mut tiers = Tier::all(budget);
-    tiers.sort_by_key(|&t| {
+    let key = |t: Tier| {
         let (pieces, filled) = progress(t);
-        (std::cmp::Reverse(pieces), filled, t.number())
-    });
+        (std::cmp::Reverse(pieces), filled)
+    };
+    tiers.sort_by_key(|&t| (key(t), t.number()));
     tiers
+        .chunk_by(|&a, &b| key(a) == key(b))
+        .map(<[Tier]>::to_vec)
+        .collect()
 }

@@ -1,148 +1,208 @@
 //! Solving one tier, given every child tier solved.
+//!
+//! The positions of one board and side to move (a *half* of its group)
+//! have the same moves except that each forbidden slide removes one, and
+//! that slide keeps the composition, so its child is in this tier. The
+//! first pass therefore generates moves and looks children up once per
+//! half; what lower tiers say holds for the whole half, and in-tier edges
+//! are kept per half with the one position they skip.
 
 use rayon::prelude::*;
-use topitop_game::index::TierRange;
-use topitop_game::{play_unchecked, symmetry, MoveList, Rules, StateIndex, Value};
+use topitop_game::group::{half_len, plausible_slides, slot_in_half};
+use topitop_game::{play_unchecked, MoveList, Player, Position, Rules, Value};
 
+use crate::groups::GroupIndex;
 use crate::record::Record;
 
-/// What a first pass over a position's moves finds.
+/// What already solved lower tiers say of a half's moves.
 #[derive(Clone, Copy, Default)]
-struct Seed {
-    /// Solved here (primitive) or not a position this solve keeps.
-    fixed: Option<Fixed>,
-    /// Moves into this tier whose value is not yet known to be a win.
-    pending: u16,
-    /// 1 + the largest remoteness among winning children in lower tiers.
-    lower_win_max: u16,
-    /// 1 + the smallest remoteness among losing children in lower tiers.
-    lower_lose_min: Option<u16>,
-    /// 1 + the smallest remoteness among tying children in lower tiers.
-    lower_tie_min: Option<u16>,
-    /// Some lower-tier child is a tie or a draw: never a loss.
-    lower_not_win: bool,
+struct Lower {
+    /// 1 + the smallest remoteness of a losing child; 0 if none.
+    lose_min: u16,
+    /// 1 + the largest remoteness of a winning child; 0 if none.
+    win_max: u16,
+    /// 1 + the smallest remoteness of a tying child; 0 if none.
+    tie_min: u16,
+    /// Some child is a tie or a draw: never a loss.
+    not_win: bool,
 }
 
+impl Lower {
+    fn add(&mut self, rec: Record) {
+        let r = rec.remoteness() + 1;
+        let min = |m: u16| if m == 0 { r } else { m.min(r) };
+        match rec.value() {
+            Some(Value::Lose) => self.lose_min = min(self.lose_min),
+            Some(Value::Win) => self.win_max = self.win_max.max(r),
+            Some(Value::Tie) => {
+                self.tie_min = min(self.tie_min);
+                self.not_win = true;
+            }
+            Some(Value::Draw) => self.not_win = true,
+            None => panic!("a child in a lower tier is unsolved: tier order is wrong"),
+        }
+    }
+}
+
+/// No position of the half is left without a move.
+const NO_SLOT: u8 = u8::MAX;
+
+/// One side to move on one board.
 #[derive(Clone, Copy)]
-enum Fixed {
-    Skip,
-    Primitive(Value),
+struct Half {
+    /// Local index of its first position (nothing forbidden).
+    start: u32,
+    /// Its plausible forbidden slides (see [`topitop_game::group`]).
+    mask: u64,
+    /// The primitive value of every position of the half (board decided).
+    fixed: Option<Value>,
+    /// Slot of the position whose only move is forbidden, or [`NO_SLOT`].
+    stuck: u8,
+    /// Moves into this tier of the position with nothing forbidden.
+    inner: u8,
+    lower: Lower,
 }
 
-/// Local index of a child in this tier, and of its parent.
+/// In-tier edge: the child's local index, and the parents as
+/// `half << 7 | mode`. Mode 0: every position of the half; 1..=40: all
+/// but the one with that forbidden slide; 64 + s: only slot s (its pass).
 type Edge = (u32, u32);
 
-const CHUNK: usize = 1 << 14;
+const PASS_MODE: u32 = 64;
+const CHUNK_BOARDS: u64 = 1024;
 
-/// Solves the positions of `range` into `records`; returns how many.
-pub(crate) fn solve_tier(
-    rules: Rules,
-    index: &StateIndex,
-    records: &mut [Record],
-    range: &TierRange,
-    symmetric: bool,
-) -> u64 {
-    let offset = range.offset as usize;
-    let len = range.len() as usize;
-    let (seeds, edges) = first_pass(rules, index, records, range, symmetric);
+/// Solves tier `t` (its place in the index's tier list) and returns its
+/// records, given `records` with every lower tier solved.
+pub(crate) fn solve_tier(rules: Rules, groups: &GroupIndex, records: &[Record], t: usize) -> Vec<Record> {
+    let range = groups.tiers()[t].records.clone();
+    let len = (range.end - range.start) as usize;
+    let (halves, edges) = first_pass(rules, groups, records, t);
     let parents = Parents::new(len, &edges);
     drop(edges);
-    let mut local = vec![Record::UNSOLVED; len];
-    settle_wins_and_losses(&seeds, &parents, &mut local);
-    settle_ties(&seeds, &parents, &mut local);
-    let mut solved = 0;
-    for (i, s) in seeds.iter().enumerate() {
-        if matches!(s.fixed, Some(Fixed::Skip)) {
-            continue;
+    let mut settle = Settle {
+        halves: &halves,
+        parents,
+        pending: vec![0; len],
+        local: vec![Record::UNSOLVED; len],
+        stuck_value: rules.stuck_value(),
+    };
+    for h in &halves {
+        for slot in 0..half_len(h.mask) {
+            settle.pending[h.start as usize + slot] = if slot == usize::from(h.stuck) {
+                1
+            } else {
+                h.inner - u8::from(slot != 0)
+            };
         }
-        if !local[i].is_solved() {
-            local[i] = Record::new(Value::Draw, 0);
-        }
-        records[offset + i] = local[i];
-        solved += 1;
     }
-    solved
+    settle.wins_and_losses();
+    settle.ties();
+    for r in &mut settle.local {
+        if !r.is_solved() {
+            *r = Record::new(Value::Draw, 0);
+        }
+    }
+    settle.local
 }
 
-/// Primitive values, pending-child counts, what lower tiers say, and the
-/// moves inside the tier (as child → parent edges).
-fn first_pass(
-    rules: Rules,
-    index: &StateIndex,
-    records: &[Record],
-    range: &TierRange,
-    symmetric: bool,
-) -> (Vec<Seed>, Vec<Edge>) {
-    let len = range.len() as usize;
-    let offset = range.offset;
-    let parts: Vec<(Vec<Seed>, Vec<Edge>)> = (0..len.div_ceil(CHUNK))
+/// Halves in group order (Blue then Red for each board) and the in-tier
+/// edges.
+fn first_pass(rules: Rules, groups: &GroupIndex, records: &[Record], t: usize) -> (Vec<Half>, Vec<Edge>) {
+    let tier = &groups.tiers()[t];
+    let boards = groups.states().tiers()[t].boards();
+    let parts: Vec<(Vec<Half>, Vec<Edge>)> = (0..boards.div_ceil(CHUNK_BOARDS))
         .into_par_iter()
         .map(|c| {
-            let start = c * CHUNK;
-            let end = (start + CHUNK).min(len);
-            let mut seeds = Vec::with_capacity(end - start);
+            let mut halves = Vec::new();
             let mut edges = Vec::new();
             let mut list = MoveList::new();
-            let walk = index.walk(offset + start as u64, offset + end as u64);
-            for (i, pos) in (start..end).zip(walk) {
-                if symmetric && symmetry::canonical(pos) != pos {
-                    seeds.push(Seed {
-                        fixed: Some(Fixed::Skip),
-                        ..Seed::default()
-                    });
-                    continue;
-                }
-                if let Some(v) = rules.primitive(pos) {
-                    seeds.push(Seed {
-                        fixed: Some(Fixed::Primitive(v)),
-                        ..Seed::default()
-                    });
-                    continue;
-                }
-                let mut seed = Seed::default();
-                rules.generate(pos, &mut list);
-                for &m in list.iter() {
-                    let child = play_unchecked(pos, m);
-                    let key = if symmetric {
-                        symmetry::canonical(child)
-                    } else {
-                        child
+            let ranks = c * CHUNK_BOARDS..(c + 1) * CHUNK_BOARDS;
+            for (board, g) in groups.tier_boards(t, ranks) {
+                let Some(g) = g else { continue };
+                let start = (groups.group_records(g).start - tier.records.start) as u32;
+                let mask = plausible_slides(board);
+                for turn in [Player::Blue, Player::Red] {
+                    let h = 2 * (g - tier.first_group) + turn as u32;
+                    let half_start = start + (turn as u32) * half_len(mask) as u32;
+                    let pos = Position::new(board, turn, None);
+                    let mut half = Half {
+                        start: half_start,
+                        mask,
+                        fixed: rules.board_primitive(board, turn),
+                        stuck: NO_SLOT,
+                        inner: 0,
+                        lower: Lower::default(),
                     };
-                    let j = index.index(key).expect("children are indexable");
-                    if j >= offset && j < offset + len as u64 {
-                        edges.push(((j - offset) as u32, i as u32));
-                        seed.pending += 1;
-                        continue;
+                    if half.fixed.is_none() {
+                        explore(
+                            rules,
+                            groups,
+                            records,
+                            tier.records.clone(),
+                            pos,
+                            h,
+                            &mut half,
+                            &mut list,
+                            &mut edges,
+                        );
                     }
-                    let rec = records[j as usize];
-                    let r = rec.remoteness() + 1;
-                    match rec.value() {
-                        Some(Value::Lose) => {
-                            seed.lower_lose_min = Some(seed.lower_lose_min.map_or(r, |x| x.min(r)))
-                        }
-                        Some(Value::Win) => seed.lower_win_max = seed.lower_win_max.max(r),
-                        Some(Value::Tie) => {
-                            seed.lower_tie_min = Some(seed.lower_tie_min.map_or(r, |x| x.min(r)));
-                            seed.lower_not_win = true;
-                        }
-                        Some(Value::Draw) => seed.lower_not_win = true,
-                        None => {
-                            panic!("child {key} of {pos} in a lower tier is unsolved: tier order is wrong")
-                        }
-                    }
+                    halves.push(half);
                 }
-                seeds.push(seed);
             }
-            (seeds, edges)
+            (halves, edges)
         })
         .collect();
-    let mut seeds = Vec::with_capacity(len);
+    let mut halves = Vec::with_capacity(2 * tier.groups as usize);
     let mut edges = Vec::new();
-    for (s, e) in parts {
-        seeds.extend(s);
+    for (h, e) in parts {
+        halves.extend(h);
         edges.extend(e);
     }
-    (seeds, edges)
+    (halves, edges)
+}
+
+/// Generates the moves of half `h` (position `pos`, nothing forbidden) and
+/// sorts its children into in-tier edges and what lower tiers say.
+#[allow(clippy::too_many_arguments)]
+fn explore(
+    rules: Rules,
+    groups: &GroupIndex,
+    records: &[Record],
+    tier: std::ops::Range<u64>,
+    pos: Position,
+    h: u32,
+    half: &mut Half,
+    list: &mut MoveList,
+    edges: &mut Vec<Edge>,
+) {
+    rules.generate_without_pass(pos, list);
+    let local = |child: Position| {
+        let j = groups.index(child).expect("children are indexable");
+        tier.contains(&j).then(|| (j - tier.start) as u32).ok_or(j)
+    };
+    for &m in list.iter() {
+        match local(play_unchecked(pos, m)) {
+            Ok(child) => {
+                edges.push((child, h << 7 | u32::from(m.slide_id())));
+                half.inner += 1;
+            }
+            Err(j) => half.lower.add(records[j as usize]),
+        }
+    }
+    // The position whose only move is the forbidden one (or that has none).
+    let stuck = match list.as_slice() {
+        [] => Some(0),
+        [m] if m.slide_id() != 0 => slot_in_half(half.mask, m.slide_id()),
+        _ => None,
+    };
+    if let Some(s) = stuck {
+        half.stuck = s as u8;
+        if rules.stuck_value().is_none() {
+            let passed = Position::new(pos.board(), pos.turn().opponent(), None);
+            let child = local(passed).expect("a pass stays in its tier");
+            edges.push((child, (h << 7) | (PASS_MODE + s as u32)));
+        }
+    }
 }
 
 /// In-tier parents of each position, in compressed rows.
@@ -170,8 +230,28 @@ impl Parents {
         Parents { start, parents }
     }
 
-    fn of(&self, i: u32) -> &[u32] {
-        &self.parents[self.start[i as usize] as usize..self.start[i as usize + 1] as usize]
+    fn of(&self, i: usize) -> &[u32] {
+        &self.parents[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// Calls `f(position, half, slot)` for each parent position an edge names.
+#[inline]
+fn for_each_parent(halves: &[Half], code: u32, mut f: impl FnMut(usize, &Half, usize)) {
+    let h = &halves[(code >> 7) as usize];
+    let mode = code & 127;
+    if mode >= PASS_MODE {
+        let slot = (mode - PASS_MODE) as usize;
+        f(h.start as usize + slot, h, slot);
+        return;
+    }
+    let skip = if mode == 0 {
+        usize::MAX
+    } else {
+        slot_in_half(h.mask, mode as u8).unwrap_or(usize::MAX)
+    };
+    for slot in (0..half_len(h.mask)).filter(|&s| s != skip) {
+        f(h.start as usize + slot, h, slot);
     }
 }
 
@@ -185,12 +265,12 @@ impl<T: Copy> Frontier<T> {
         Frontier { levels: Vec::new() }
     }
 
-    fn push(&mut self, r: u16, i: u32, what: T) {
+    fn push(&mut self, r: u16, i: usize, what: T) {
         let r = r as usize;
         if self.levels.len() <= r {
             self.levels.resize_with(r + 1, Vec::new);
         }
-        self.levels[r].push((i, what));
+        self.levels[r].push((i as u32, what));
     }
 
     /// Takes level `r`, or `None` past the last level.
@@ -199,80 +279,119 @@ impl<T: Copy> Frontier<T> {
     }
 }
 
-fn settle_wins_and_losses(seeds: &[Seed], parents: &Parents, local: &mut [Record]) {
-    let mut frontier = Frontier::new();
-    let mut pending: Vec<u16> = seeds.iter().map(|s| s.pending).collect();
-    for (i, s) in seeds.iter().enumerate() {
-        let i = i as u32;
-        match s.fixed {
-            Some(Fixed::Primitive(v @ (Value::Win | Value::Lose))) => frontier.push(0, i, v),
-            Some(_) => {}
-            None => {
-                if let Some(r) = s.lower_lose_min {
-                    frontier.push(r, i, Value::Win);
-                }
-                if s.pending == 0 && !s.lower_not_win && s.lower_lose_min.is_none() {
-                    frontier.push(s.lower_win_max, i, Value::Lose);
-                }
-            }
+/// The in-tier propagation of values, level by level.
+struct Settle<'a> {
+    halves: &'a [Half],
+    parents: Parents,
+    /// Per position: in-tier moves not yet known to lead to a win.
+    pending: Vec<u8>,
+    local: Vec<Record>,
+    stuck_value: Option<Value>,
+}
+
+impl Settle<'_> {
+    /// The primitive value of slot `slot` of `h`, if it is primitive.
+    fn fixed(stuck_value: Option<Value>, h: &Half, slot: usize) -> Option<Value> {
+        h.fixed.or(if slot == usize::from(h.stuck) {
+            stuck_value
+        } else {
+            None
+        })
+    }
+
+    /// What lower tiers say of slot `slot` of `h` (nothing for a position
+    /// whose only move is the pass).
+    fn lower(h: &Half, slot: usize) -> Lower {
+        if slot == usize::from(h.stuck) {
+            Lower::default()
+        } else {
+            h.lower
         }
     }
-    let mut r = 0;
-    while let Some(level) = frontier.take(r) {
-        for (i, value) in level {
-            if local[i as usize].is_solved() {
-                continue;
-            }
-            local[i as usize] = Record::new(value, r as u16);
-            let next = r as u16 + 1;
-            for &q in parents.of(i) {
-                let qs = &seeds[q as usize];
-                if local[q as usize].is_solved() || qs.fixed.is_some() {
-                    continue;
-                }
-                match value {
-                    Value::Lose => frontier.push(next, q, Value::Win),
-                    _ => {
-                        pending[q as usize] -= 1;
-                        if pending[q as usize] == 0 && !qs.lower_not_win && qs.lower_lose_min.is_none() {
-                            frontier.push(next.max(qs.lower_win_max), q, Value::Lose);
+
+    fn wins_and_losses(&mut self) {
+        let mut frontier = Frontier::new();
+        for h in self.halves {
+            for slot in 0..half_len(h.mask) {
+                let p = h.start as usize + slot;
+                match Self::fixed(self.stuck_value, h, slot) {
+                    Some(v @ (Value::Win | Value::Lose)) => frontier.push(0, p, v),
+                    Some(_) => {}
+                    None => {
+                        let low = Self::lower(h, slot);
+                        if low.lose_min > 0 {
+                            frontier.push(low.lose_min, p, Value::Win);
+                        } else if self.pending[p] == 0 && !low.not_win {
+                            frontier.push(low.win_max, p, Value::Lose);
                         }
                     }
                 }
             }
         }
-        r += 1;
+        let mut r = 0;
+        while let Some(level) = frontier.take(r) {
+            let next = r as u16 + 1;
+            for (i, value) in level {
+                let i = i as usize;
+                if self.local[i].is_solved() {
+                    continue;
+                }
+                self.local[i] = Record::new(value, r as u16);
+                for &code in self.parents.of(i) {
+                    for_each_parent(self.halves, code, |q, h, slot| {
+                        if self.local[q].is_solved() || Self::fixed(self.stuck_value, h, slot).is_some() {
+                            return;
+                        }
+                        if value == Value::Lose {
+                            frontier.push(next, q, Value::Win);
+                            return;
+                        }
+                        self.pending[q] -= 1;
+                        let low = Self::lower(h, slot);
+                        if self.pending[q] == 0 && !low.not_win && low.lose_min == 0 {
+                            frontier.push(next.max(low.win_max), q, Value::Lose);
+                        }
+                    });
+                }
+            }
+            r += 1;
+        }
     }
-}
 
-fn settle_ties(seeds: &[Seed], parents: &Parents, local: &mut [Record]) {
-    let mut frontier = Frontier::new();
-    for (i, s) in seeds.iter().enumerate() {
-        let i = i as u32;
-        match s.fixed {
-            Some(Fixed::Primitive(Value::Tie)) => frontier.push(0, i, ()),
-            Some(Fixed::Primitive(Value::Draw)) => local[i as usize] = Record::new(Value::Draw, 0),
-            Some(_) => {}
-            None => {
-                if let Some(r) = s.lower_tie_min {
-                    frontier.push(r, i, ());
+    fn ties(&mut self) {
+        let mut frontier = Frontier::new();
+        for h in self.halves {
+            for slot in 0..half_len(h.mask) {
+                let p = h.start as usize + slot;
+                match Self::fixed(self.stuck_value, h, slot) {
+                    Some(Value::Tie) => frontier.push(0, p, ()),
+                    Some(_) => {}
+                    None => {
+                        let low = Self::lower(h, slot);
+                        if low.tie_min > 0 {
+                            frontier.push(low.tie_min, p, ());
+                        }
+                    }
                 }
             }
         }
-    }
-    let mut r = 0;
-    while let Some(level) = frontier.take(r) {
-        for (i, ()) in level {
-            if local[i as usize].is_solved() {
-                continue;
-            }
-            local[i as usize] = Record::new(Value::Tie, r as u16);
-            for &q in parents.of(i) {
-                if !local[q as usize].is_solved() && seeds[q as usize].fixed.is_none() {
-                    frontier.push(r as u16 + 1, q, ());
+        let mut r = 0;
+        while let Some(level) = frontier.take(r) {
+            for (i, ()) in level {
+                let i = i as usize;
+                if self.local[i].is_solved() {
+                    continue;
+                }
+                self.local[i] = Record::new(Value::Tie, r as u16);
+                for &code in self.parents.of(i) {
+                    for_each_parent(self.halves, code, |q, h, slot| {
+                        if !self.local[q].is_solved() && Self::fixed(self.stuck_value, h, slot).is_none() {
+                            frontier.push(r as u16 + 1, q, ());
+                        }
+                    });
                 }
             }
+            r += 1;
         }
-        r += 1;
     }
 }

@@ -2,7 +2,8 @@
 //! conditions of each value), independently of the solver's bookkeeping.
 
 use rayon::prelude::*;
-use topitop_game::{play_unchecked, symmetry, MoveList, Position, Value};
+use topitop_game::group::group;
+use topitop_game::{play_unchecked, MoveList, Position, Value};
 
 use crate::record::Record;
 use crate::solution::Solution;
@@ -29,48 +30,34 @@ pub struct Report {
     pub examples: Vec<Violation>,
 }
 
-/// Checks every solved position of `solution`; keeps up to `keep` examples.
+/// Boards per unit of parallel work.
+const CHUNK_BOARDS: u64 = 4096;
+
+/// Checks every record of `solution`; keeps up to `keep` examples.
 pub fn verify(solution: &Solution, keep: usize) -> Report {
-    let records = solution.records();
-    let chunk = 1 << 16;
-    let parts: Vec<Report> = (0..records.len().div_ceil(chunk))
+    let index = solution.index();
+    let work: Vec<(usize, u64)> = index
+        .states()
+        .tiers()
+        .iter()
+        .enumerate()
+        .flat_map(|(t, range)| (0..range.boards().div_ceil(CHUNK_BOARDS)).map(move |c| (t, c)))
+        .collect();
+    let parts: Vec<Report> = work
         .into_par_iter()
-        .map(|c| {
+        .map(|(t, c)| {
             let mut rep = Report::default();
             let mut list = MoveList::new();
-            let start = c * chunk;
-            let end = (start + chunk).min(records.len());
-            for (i, &rec) in records[start..end]
-                .iter()
-                .enumerate()
-                .map(|(k, r)| (start + k, r))
-            {
-                if !rec.is_solved() {
-                    if !solution.is_symmetric() {
-                        note(
-                            &mut rep,
-                            keep,
-                            solution.index().position(i as u64).ok(),
-                            rec,
-                            "unsolved".into(),
-                        );
+            let ranks = c * CHUNK_BOARDS..(c + 1) * CHUNK_BOARDS;
+            for (board, g) in index.tier_boards(t, ranks) {
+                let Some(g) = g else { continue };
+                let first = index.group_records(g).start as usize;
+                for (k, pos) in group(board).enumerate() {
+                    let rec = solution.records()[first + k];
+                    rep.checked += 1;
+                    if let Err(reason) = check(solution, pos, rec, &mut list) {
+                        note(&mut rep, keep, pos, rec, reason);
                     }
-                    continue;
-                }
-                let pos = solution.index().position(i as u64).expect("index in range");
-                if solution.is_symmetric() && symmetry::canonical(pos) != pos {
-                    note(
-                        &mut rep,
-                        keep,
-                        Some(pos),
-                        rec,
-                        "record on a non-canonical position".into(),
-                    );
-                    continue;
-                }
-                rep.checked += 1;
-                if let Err(reason) = check(solution, pos, rec, &mut list) {
-                    note(&mut rep, keep, Some(pos), rec, reason);
                 }
             }
             rep
@@ -89,11 +76,11 @@ pub fn verify(solution: &Solution, keep: usize) -> Report {
     total
 }
 
-fn note(rep: &mut Report, keep: usize, pos: Option<Position>, record: Record, reason: String) {
+fn note(rep: &mut Report, keep: usize, position: Position, record: Record, reason: String) {
     rep.violations += 1;
     if rep.examples.len() < keep {
         rep.examples.push(Violation {
-            position: pos.unwrap_or_default(),
+            position,
             record,
             reason,
         });

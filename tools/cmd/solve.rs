@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use topitop_game::Value;
 use topitop_solver::{solve_resumable, SolveOptions};
 
 use crate::checkpoint::TierFiles;
@@ -63,15 +62,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             path.display()
         )
     })?;
-    let solved: u64 = solution.records().iter().filter(|r| r.is_solved()).count() as u64;
-    let count = |v: Value| solution.records().iter().filter(|r| r.value() == Some(v)).count();
+    let counts = solution.counts();
+    let solved: u64 = counts.iter().sum();
     let start_rec = solution.get(rules.start()).expect("the start is indexable");
-    let longest = solution
-        .records()
-        .iter()
-        .filter(|r| r.value() != Some(Value::Draw))
-        .map(|r| r.remoteness())
-        .max();
     println!(
         "rules {} budget {} symmetry {}",
         rules.ruleset(),
@@ -79,18 +72,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         !args.no_symmetry
     );
     println!(
-        "solved {solved} positions in {secs:.1} s ({:.1} M positions/s)",
+        "solved {solved} positions{} in {secs:.1} s ({:.1} M positions/s)",
+        if symmetric {
+            " (one per symmetry class)"
+        } else {
+            ""
+        },
         solved as f64 / secs / 1e6
     );
     println!(
         "by value: {} win, {} lose, {} tie, {} draw",
-        count(Value::Win),
-        count(Value::Lose),
-        count(Value::Tie),
-        count(Value::Draw)
+        counts[0], counts[1], counts[2], counts[3]
     );
     println!("start position {}: {start_rec}", rules.start());
-    println!("largest remoteness: {}", longest.unwrap_or(0));
+    println!("largest remoteness: {}", solution.largest_remoteness());
     println!(
         "wrote {} ({:.1} MB, {} records in {} blocks)",
         path.display(),

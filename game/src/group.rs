@@ -1,0 +1,187 @@
+//! The positions of one board, in a fixed order: its *group*.
+//!
+//! A board can be reached with either side to move and with no forbidden
+//! slide or with one of its *plausible* forbidden slides: a neutral S, L or
+//! C on the source cell and the destination empty (only such a slide sets
+//! the no-undo restriction). A board with k plausible slides therefore has
+//! a group of 2·(1 + k) positions: Blue to move with nothing forbidden, then
+//! with each plausible slide by id; then the same for Red. Each half (one
+//! side to move) shares its move list up to the one forbidden slide, which
+//! is what the solver exploits, and the database stores groups whole.
+
+use crate::board::Board;
+use crate::cell::{Cell, Player};
+use crate::geometry::{Slide, CELLS, SLIDE_COUNT, SLIDE_IDS};
+use crate::position::Position;
+
+/// The largest group: 2 · (1 + 40).
+pub const MAX_GROUP: usize = 2 * (1 + SLIDE_COUNT);
+
+/// `FROM_EMPTY[from][empty]`: bit id − 1 set for each slide out of `from`
+/// whose destination is in the 9-bit set `empty`.
+static FROM_EMPTY: [[u64; 512]; CELLS] = {
+    let mut t = [[0u64; 512]; CELLS];
+    let mut from = 0;
+    while from < CELLS {
+        let mut empty = 0;
+        while empty < 512 {
+            let mut bits = 0u64;
+            let mut to = 0;
+            while to < CELLS {
+                let id = SLIDE_IDS[from][to];
+                if id != 0 && (empty >> to) & 1 == 1 {
+                    bits |= 1 << (id - 1);
+                }
+                to += 1;
+            }
+            t[from][empty] = bits;
+            empty += 1;
+        }
+        from += 1;
+    }
+    t
+};
+
+/// For the 12 bits of three consecutive cells: bit j set when the j-th of
+/// them is empty, bit 3 + j when it holds a neutral S, L or C.
+static THIRDS: [u8; 4096] = {
+    let mut t = [0u8; 4096];
+    let mut v = 0;
+    while v < 4096 {
+        let mut bits = 0u8;
+        let mut j = 0;
+        while j < 3 {
+            let code = (v >> (4 * (2 - j))) & 15;
+            if code == Cell::Empty as usize {
+                bits |= 1 << j;
+            }
+            if code == Cell::Small as usize || code == Cell::Large as usize || code == Cell::Castle as usize {
+                bits |= 8 << j;
+            }
+            j += 1;
+        }
+        t[v] = bits;
+        v += 1;
+    }
+    t
+};
+
+/// The plausible forbidden slides of `board`: bit id − 1 set for each.
+#[inline]
+pub fn plausible_slides(board: Board) -> u64 {
+    let bits = board.bits() as usize;
+    let third = |shift: usize| usize::from(THIRDS[(bits >> shift) & 4095]);
+    let (a, b, c) = (third(24), third(12), third(0));
+    let empty = (a & 7) | (b & 7) << 3 | (c & 7) << 6;
+    let mut neutral = a >> 3 | (b >> 3) << 3 | (c >> 3) << 6;
+    let mut mask = 0;
+    while neutral != 0 {
+        let from = neutral.trailing_zeros() as usize;
+        mask |= FROM_EMPTY[from][empty];
+        neutral &= neutral - 1;
+    }
+    mask
+}
+
+/// Positions in one half of a group with plausible-slide mask `mask`.
+#[inline]
+pub const fn half_len(mask: u64) -> usize {
+    1 + mask.count_ones() as usize
+}
+
+/// The number of positions in `board`'s group.
+#[inline]
+pub fn group_len(board: Board) -> usize {
+    2 * half_len(plausible_slides(board))
+}
+
+/// The place, within its half, of the position with forbidden slide id `d`
+/// (0 = none) in a half with plausible-slide mask `mask`; `None` if `d` is
+/// not plausible there.
+#[inline]
+pub const fn slot_in_half(mask: u64, d: u8) -> Option<usize> {
+    if d == 0 {
+        return Some(0);
+    }
+    let bit = 1u64 << (d - 1);
+    if mask & bit == 0 {
+        None
+    } else {
+        Some(1 + (mask & (bit - 1)).count_ones() as usize)
+    }
+}
+
+/// The forbidden slide ids of a half with plausible-slide mask `mask`, in
+/// slot order (0 first, for the position with nothing forbidden).
+pub fn half_slides(mask: u64) -> impl Iterator<Item = u8> {
+    std::iter::once(0).chain(
+        (0..SLIDE_COUNT as u8)
+            .filter(move |k| mask >> k & 1 == 1)
+            .map(|k| k + 1),
+    )
+}
+
+/// The place of `pos` within its board's group, or `None` if its forbidden
+/// slide is not plausible.
+#[inline]
+pub fn slot(pos: Position) -> Option<usize> {
+    let mask = plausible_slides(pos.board());
+    let turn = if pos.turn() == Player::Red {
+        half_len(mask)
+    } else {
+        0
+    };
+    slot_in_half(mask, pos.forbidden_id()).map(|s| turn + s)
+}
+
+/// The positions of `board`'s group, in group order.
+pub fn group(board: Board) -> impl Iterator<Item = Position> {
+    let mask = plausible_slides(board);
+    [Player::Blue, Player::Red]
+        .into_iter()
+        .flat_map(move |turn| half_slides(mask).map(move |d| Position::new(board, turn, Slide::from_id(d))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse_position, Budget};
+
+    #[test]
+    fn slots_follow_group_order() {
+        let board = parse_position("1_S-L-C-B--", Budget::STANDARD).unwrap().board();
+        let members: Vec<Position> = group(board).collect();
+        assert_eq!(members.len(), group_len(board));
+        for (i, &p) in members.iter().enumerate() {
+            assert_eq!(slot(p), Some(i), "{p}");
+            assert!(p.forbidden_is_plausible(), "{p}");
+        }
+        // S at 1 can slide to 2 and 4; L at 3 to 2 and 6; C at 5 to 2, 4,
+        // 6, 8, 9 (not 7: B stands there): 9 slides, 20 positions.
+        assert_eq!(members.len(), 20);
+    }
+
+    #[test]
+    fn implausible_slide_has_no_slot() {
+        let pos = parse_position("1_S-L-C-B--", Budget::STANDARD).unwrap();
+        let bad = Position::new(pos.board(), Player::Blue, Slide::new(4, 6));
+        assert_eq!(slot(bad), None);
+    }
+
+    #[test]
+    fn plausible_slides_match_the_definition() {
+        for s in [
+            "1_S-L-C-B--",
+            "2_LS-L-SLLS",
+            "1_---------",
+            "1_CCSS-LL--",
+            "2_XOPQ-----",
+        ] {
+            let board = parse_position(s, Budget::STANDARD).unwrap().board();
+            let slow = Slide::all()
+                .filter(|sl| board.get(sl.from()).is_neutral() && board.get(sl.to()) == Cell::Empty)
+                .fold(0u64, |m, sl| m | 1 << (sl.id() - 1));
+            assert_eq!(plausible_slides(board), slow, "{s}");
+        }
+    }
+}
