@@ -654,3 +654,52 @@ fn sigterm_and_sigint_stop_the_server_cleanly() {
         assert!(TcpStream::connect(server.addr).is_err(), "the port is released");
     }
 }
+
+#[test]
+fn a_corrupt_database_block_is_a_server_error_not_a_crash() {
+    let dir = temp_dir("corrupt");
+    let name = db_file(Path::new(""), "topitop_v1_0");
+    let mut bytes = std::fs::read(shared().join(&name)).unwrap();
+    // Damage the data area (blocks are checked when first read), not the
+    // header or the block table (checked at startup).
+    let len = bytes.len();
+    for i in (len / 4..len / 2).step_by(61) {
+        bytes[i] ^= 0x5a;
+    }
+    std::fs::write(dir.join(&name), &bytes).unwrap();
+    let server = Server::start(&dir, "serve", &[]);
+    let db = Database::open(shared().join(&name)).unwrap();
+    let positions = playout_positions(db.rules(), 200, 30, &mut SplitMix::new(3));
+    let mut client = Client::connect(server.addr).unwrap();
+    let mut failed = 0;
+    for p in &positions {
+        let r = client.get(&format!("/topitop/regular/positions/?p={p}")).unwrap();
+        assert!(r.status == 200 || r.status == 500, "{p}: {r:?}");
+        if r.status == 500 {
+            failed += 1;
+            assert_cors(&r);
+            let error = r.json()["error"].as_str().unwrap().to_string();
+            assert!(error.starts_with("database error"), "{error}");
+            assert!(!error.contains(dir.to_str().unwrap()), "no server paths: {error}");
+        } else {
+            check_position(&db, *p, &r.json());
+        }
+    }
+    assert!(failed > 0, "some position lies in a damaged block");
+    assert_eq!(
+        client.get("/topitop/").unwrap().status,
+        200,
+        "the server carries on"
+    );
+    let log = server.log();
+    assert!(
+        log.contains("ERROR") && log.contains("database read failed"),
+        "{log}"
+    );
+    assert!(
+        log.contains("checksum mismatch") || log.contains("corrupt"),
+        "{log}"
+    );
+    drop(server);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -194,8 +194,12 @@ fn position(v: &Served, p: Option<String>) -> Reply {
             format!("Invalid Position: {p:?} is not a position of {}", v.spec.name),
         ),
         Err(e) => {
+            // The details name server files: they go to the log only.
             tracing::error!(position = %p, error = %e, "database read failed");
-            Reply::error(StatusCode::INTERNAL_SERVER_ERROR, format!("database error: {e}"))
+            Reply::error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "database error: the records of this position cannot be read (details in the server log)",
+            )
         }
     }
 }
