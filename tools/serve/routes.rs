@@ -40,8 +40,13 @@ impl Reply {
 }
 
 fn to_json(v: &impl Serialize) -> Bytes {
+    // A position object with its moves is 2-8 kB: one allocation mostly.
+    let mut out = Vec::with_capacity(8 << 10);
     // Serialising our own maps and structs of strings and numbers cannot fail.
-    Bytes::from(serde_json::to_vec(v).unwrap_or_else(|_| b"{\"error\":\"serialisation\"}".to_vec()))
+    match serde_json::to_writer(&mut out, v) {
+        Ok(()) => Bytes::from(out),
+        Err(_) => Bytes::from_static(b"{\"error\":\"serialisation\"}"),
+    }
 }
 
 /// A served variant with its fixed answers prepared.
