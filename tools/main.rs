@@ -5,6 +5,7 @@ mod cmd;
 mod common;
 mod progress;
 mod response;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -38,6 +39,8 @@ enum Command {
     Crosscheck(cmd::crosscheck::Args),
     /// Play against the perfect player or another person.
     Play(cmd::play::Args),
+    /// Serve GamesmanUni's API (games, variants, positions, instructions) over HTTP.
+    Serve(cmd::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Crosscheck(args) => cmd::crosscheck::run(args),
         Command::Play(args) => cmd::play::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@ pub mod export;
 pub mod perft;
 pub mod play;
 pub mod query;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod stats;
