@@ -24,6 +24,7 @@ pub mod rules;
 pub mod sample;
 pub mod symmetry;
 pub mod tier;
+mod unmove;
 
 pub use board::Board;
 pub use budget::Budget;
