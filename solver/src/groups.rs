@@ -49,6 +49,8 @@ pub struct GroupIndex {
     words: Vec<RankWord>,
     /// First record of each group, and the total at the end.
     starts: Vec<u32>,
+    /// The board of each group.
+    boards: Vec<Board>,
     /// Ordinals of groups whose board some symmetry fixes.
     self_symmetric: Vec<u32>,
 }
@@ -60,32 +62,27 @@ impl GroupIndex {
     /// More than 2³² − 1 records (no budget of this game has that many).
     pub fn new(budget: Budget, symmetric: bool) -> GroupIndex {
         let states = StateIndex::new(budget);
-        // Group size of every board (0 without a group), per tier, and the
-        // tier's self-symmetric boards by rank.
-        let per_tier: Vec<(Vec<u8>, Vec<u64>)> = states
+        let surveys: Vec<Survey> = states
             .tiers()
             .par_iter()
             .map(|range| survey_tier(&states, range, symmetric))
             .collect();
+        let groups: usize = surveys.iter().map(|s| s.boards.len()).sum();
         let mut words = vec![RankWord::default(); (states.boards() as usize).div_ceil(64)];
-        let mut starts = Vec::new();
+        let mut starts = Vec::with_capacity(groups + 1);
+        let mut boards = Vec::with_capacity(groups);
         let mut self_symmetric = Vec::new();
-        let mut tiers = Vec::with_capacity(per_tier.len());
+        let mut tiers = Vec::with_capacity(surveys.len());
         let mut records = 0u64;
-        for (range, (sizes, symmetric_ranks)) in states.tiers().iter().zip(per_tier) {
+        for (range, survey) in states.tiers().iter().zip(surveys) {
             let first_group = starts.len() as u32;
             let first_record = records;
-            let mut sym = symmetric_ranks.into_iter().peekable();
-            for (rank, &size) in sizes.iter().enumerate() {
-                if size == 0 {
-                    continue;
-                }
-                let n = range.board_offset + rank as u64;
+            self_symmetric.extend(survey.self_symmetric.iter().map(|&k| first_group + k));
+            for ((&rank, &size), board) in survey.ranks.iter().zip(&survey.sizes).zip(survey.boards) {
+                let n = range.board_offset + u64::from(rank);
                 words[(n / 64) as usize].bits |= 1 << (n % 64);
-                if sym.next_if_eq(&(rank as u64)).is_some() {
-                    self_symmetric.push(starts.len() as u32);
-                }
                 starts.push(u32::try_from(records).expect("records fit 32 bits"));
+                boards.push(board);
                 records += u64::from(size);
             }
             tiers.push(TierGroups {
@@ -106,6 +103,7 @@ impl GroupIndex {
             tiers,
             words,
             starts,
+            boards,
             self_symmetric,
         }
     }
@@ -191,53 +189,17 @@ impl GroupIndex {
             return Err(out_of_range);
         }
         let g = self.starts.partition_point(|&s| u64::from(s) <= i) - 1;
-        let board = self.board_of_group(g as u32).ok_or(out_of_range)?;
         let within = i - u64::from(self.starts[g]);
-        group(board).nth(within as usize).ok_or(IndexError::OutOfRange {
-            index: i,
-            size: self.len(),
-        })
+        group(self.boards[g]).nth(within as usize).ok_or(out_of_range)
     }
 
-    /// The board of group `g`, if there is such a group.
-    pub fn board_of_group(&self, g: u32) -> Option<Board> {
-        if g as usize >= self.groups() {
-            return None;
-        }
-        // The word holding the g-th set bit, then the bit within it.
-        let w = self.words.partition_point(|w| w.before <= g) - 1;
-        let mut bits = self.words[w].bits;
-        for _ in 0..g - self.words[w].before {
-            bits &= bits - 1;
-        }
-        let n = w as u64 * 64 + u64::from(bits.trailing_zeros());
-        self.board(n)
-    }
-
-    /// Board number `n`.
-    pub fn board(&self, n: u64) -> Option<Board> {
-        let range = self.states.board_tier(n).ok()?;
-        let p = self
-            .states
-            .position(range.offset + (n - range.board_offset))
-            .ok()?;
-        Some(p.board())
-    }
-
-    /// The boards of tier `t` (by place in [`StateIndex::tiers`]) with ranks
-    /// in `ranks`, each with its group ordinal if it has one.
-    pub fn tier_boards(
-        &self,
-        t: usize,
-        ranks: Range<u64>,
-    ) -> impl Iterator<Item = (Board, Option<u32>)> + '_ {
-        let range = &self.states.tiers()[t];
-        let end = ranks.end.min(range.boards());
-        let start = ranks.start.min(end);
-        self.states
-            .walk(range.offset + start, range.offset + end)
-            .zip(start..end)
-            .map(move |(p, rank)| (p.board(), self.group_of_board(range.board_offset + rank)))
+    /// The board of group `g`.
+    ///
+    /// # Panics
+    /// `g` is not below [`GroupIndex::groups`].
+    #[inline]
+    pub fn board_of_group(&self, g: u32) -> Board {
+        self.boards[g as usize]
     }
 
     /// The record numbers of positions kept beside their own images: members
@@ -246,10 +208,7 @@ impl GroupIndex {
     pub fn duplicates(&self) -> impl Iterator<Item = u64> + '_ {
         self.self_symmetric.iter().flat_map(move |&g| {
             let first = u64::from(self.starts[g as usize]);
-            let board = self.board_of_group(g);
-            board
-                .into_iter()
-                .flat_map(group)
+            group(self.board_of_group(g))
                 .enumerate()
                 .filter(|&(_, p)| symmetry::canonical(p) != p)
                 .map(move |(k, _)| first + k as u64)
@@ -257,28 +216,45 @@ impl GroupIndex {
     }
 }
 
-/// Group sizes of the boards of one tier by rank (0 for a board without a
-/// group), and the ranks of its self-symmetric canonical boards.
-fn survey_tier(states: &StateIndex, range: &TierRange, symmetric: bool) -> (Vec<u8>, Vec<u64>) {
-    let mut sizes = Vec::with_capacity(range.boards() as usize);
-    let mut self_symmetric = Vec::new();
+/// The boards of one tier that have a group, in rank order.
+struct Survey {
+    /// Their ranks within the tier.
+    ranks: Vec<u32>,
+    /// The boards.
+    boards: Vec<Board>,
+    /// Their group sizes.
+    sizes: Vec<u8>,
+    /// Places in `boards` of those that a symmetry other than the identity
+    /// fixes.
+    self_symmetric: Vec<u32>,
+}
+
+fn survey_tier(states: &StateIndex, range: &TierRange, symmetric: bool) -> Survey {
+    let mut survey = Survey {
+        ranks: Vec::new(),
+        boards: Vec::new(),
+        sizes: Vec::new(),
+        self_symmetric: Vec::new(),
+    };
     for (rank, pos) in states
         .walk(range.offset, range.offset + range.boards())
         .enumerate()
     {
         let board = pos.board();
-        let keep = if symmetric {
+        if symmetric {
             let standing = symmetry::board_standing(board);
-            if standing.canonical && standing.self_symmetric {
-                self_symmetric.push(rank as u64);
+            if !standing.canonical {
+                continue;
             }
-            standing.canonical
-        } else {
-            true
-        };
-        sizes.push(if keep { group_len(board) as u8 } else { 0 });
+            if standing.self_symmetric {
+                survey.self_symmetric.push(survey.boards.len() as u32);
+            }
+        }
+        survey.ranks.push(rank as u32);
+        survey.boards.push(board);
+        survey.sizes.push(group_len(board) as u8);
     }
-    (sizes, self_symmetric)
+    survey
 }
 
 #[cfg(test)]

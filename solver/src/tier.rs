@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 use topitop_game::group::{half_len, plausible_slides, slot_in_half};
-use topitop_game::{play_unchecked, MoveList, Player, Position, Rules, Value};
+use topitop_game::{play_unchecked, Move, MoveList, Player, Position, Rules, Value};
 
 use crate::groups::GroupIndex;
 use crate::record::Record;
@@ -69,7 +69,7 @@ struct Half {
 type Edge = (u32, u32);
 
 const PASS_MODE: u32 = 64;
-const CHUNK_BOARDS: u64 = 1024;
+const CHUNK_GROUPS: u32 = 256;
 
 /// Solves tier `t` (its place in the index's tier list) and returns its
 /// records, given `records` with every lower tier solved.
@@ -109,24 +109,29 @@ pub(crate) fn solve_tier(rules: Rules, groups: &GroupIndex, records: &[Record], 
 /// edges.
 fn first_pass(rules: Rules, groups: &GroupIndex, records: &[Record], t: usize) -> (Vec<Half>, Vec<Edge>) {
     let tier = &groups.tiers()[t];
-    let boards = groups.states().tiers()[t].boards();
-    let parts: Vec<(Vec<Half>, Vec<Edge>)> = (0..boards.div_ceil(CHUNK_BOARDS))
+    let parts: Vec<(Vec<Half>, Vec<Edge>)> = (0..tier.groups.div_ceil(CHUNK_GROUPS))
         .into_par_iter()
         .map(|c| {
             let mut halves = Vec::new();
             let mut edges = Vec::new();
             let mut list = MoveList::new();
-            let ranks = c * CHUNK_BOARDS..(c + 1) * CHUNK_BOARDS;
-            for (board, g) in groups.tier_boards(t, ranks) {
-                let Some(g) = g else { continue };
+            let (mut blue, mut red) = (Vec::new(), Vec::new());
+            let search = Search {
+                rules,
+                groups,
+                records,
+                tier: tier.records.clone(),
+            };
+            let chunk = c * CHUNK_GROUPS..((c + 1) * CHUNK_GROUPS).min(tier.groups);
+            for g in chunk.map(|k| tier.first_group + k) {
+                let board = groups.board_of_group(g);
                 let start = (groups.group_records(g).start - tier.records.start) as u32;
                 let mask = plausible_slides(board);
+                blue.clear();
                 for turn in [Player::Blue, Player::Red] {
                     let h = 2 * (g - tier.first_group) + turn as u32;
-                    let half_start = start + (turn as u32) * half_len(mask) as u32;
-                    let pos = Position::new(board, turn, None);
                     let mut half = Half {
-                        start: half_start,
+                        start: start + (turn as u32) * half_len(mask) as u32,
                         mask,
                         fixed: rules.board_primitive(board, turn),
                         stuck: NO_SLOT,
@@ -134,17 +139,12 @@ fn first_pass(rules: Rules, groups: &GroupIndex, records: &[Record], t: usize) -
                         lower: Lower::default(),
                     };
                     if half.fixed.is_none() {
-                        explore(
-                            rules,
-                            groups,
-                            records,
-                            tier.records.clone(),
-                            pos,
-                            h,
-                            &mut half,
-                            &mut list,
-                            &mut edges,
-                        );
+                        let siblings = match turn {
+                            Player::Blue => (&[][..], &mut blue),
+                            Player::Red => (&blue[..], &mut red),
+                        };
+                        let pos = Position::new(board, turn, None);
+                        search.explore(pos, h, &mut half, &mut list, siblings, &mut edges);
                     }
                     halves.push(half);
                 }
@@ -161,46 +161,75 @@ fn first_pass(rules: Rules, groups: &GroupIndex, records: &[Record], t: usize) -
     (halves, edges)
 }
 
-/// Generates the moves of half `h` (position `pos`, nothing forbidden) and
-/// sorts its children into in-tier edges and what lower tiers say.
-#[allow(clippy::too_many_arguments)]
-fn explore(
+/// A move and its child's record number.
+type Child = (Move, u64);
+
+/// What the first pass needs to look children up.
+struct Search<'a> {
     rules: Rules,
-    groups: &GroupIndex,
-    records: &[Record],
+    groups: &'a GroupIndex,
+    records: &'a [Record],
     tier: std::ops::Range<u64>,
-    pos: Position,
-    h: u32,
-    half: &mut Half,
-    list: &mut MoveList,
-    edges: &mut Vec<Edge>,
-) {
-    rules.generate_without_pass(pos, list);
-    let local = |child: Position| {
-        let j = groups.index(child).expect("children are indexable");
-        tier.contains(&j).then(|| (j - tier.start) as u32).ok_or(j)
-    };
-    for &m in list.iter() {
-        match local(play_unchecked(pos, m)) {
-            Ok(child) => {
-                edges.push((child, h << 7 | u32::from(m.slide_id())));
+}
+
+impl Search<'_> {
+    /// Generates the moves of half `h` (position `pos`, nothing forbidden)
+    /// and sorts its children into in-tier edges and what lower tiers say.
+    /// `found` receives each move with its child's record number; for Red,
+    /// `blue` holds Blue's, whose children differ only in the side to move
+    /// when both sides have the move (it moves a neutral structure).
+    fn explore(
+        &self,
+        pos: Position,
+        h: u32,
+        half: &mut Half,
+        list: &mut MoveList,
+        (blue, found): (&[Child], &mut Vec<Child>),
+        edges: &mut Vec<Edge>,
+    ) {
+        self.rules.generate_without_pass(pos, list);
+        found.clear();
+        // Both sides generate shared moves in the same relative order.
+        let mut next_shared = 0;
+        for &m in list.iter() {
+            let child = play_unchecked(pos, m);
+            let shared = if pos.turn() == Player::Red {
+                blue[next_shared..].iter().position(|&(b, _)| b == m)
+            } else {
+                None
+            };
+            let j = match shared {
+                Some(k) => {
+                    let (_, j) = blue[next_shared + k];
+                    next_shared += k + 1;
+                    // Blue's child has Red to move (second half of its
+                    // group); this one has Blue to move (first half).
+                    j - half_len(plausible_slides(child.board())) as u64
+                }
+                None => self.groups.index(child).expect("children are indexable"),
+            };
+            found.push((m, j));
+            if self.tier.contains(&j) {
+                edges.push(((j - self.tier.start) as u32, h << 7 | u32::from(m.slide_id())));
                 half.inner += 1;
+            } else {
+                half.lower.add(self.records[j as usize]);
             }
-            Err(j) => half.lower.add(records[j as usize]),
         }
-    }
-    // The position whose only move is the forbidden one (or that has none).
-    let stuck = match list.as_slice() {
-        [] => Some(0),
-        [m] if m.slide_id() != 0 => slot_in_half(half.mask, m.slide_id()),
-        _ => None,
-    };
-    if let Some(s) = stuck {
-        half.stuck = s as u8;
-        if rules.stuck_value().is_none() {
-            let passed = Position::new(pos.board(), pos.turn().opponent(), None);
-            let child = local(passed).expect("a pass stays in its tier");
-            edges.push((child, (h << 7) | (PASS_MODE + s as u32)));
+        // The position whose only move is the forbidden one (or that has none).
+        let stuck = match list.as_slice() {
+            [] => Some(0),
+            [m] if m.slide_id() != 0 => slot_in_half(half.mask, m.slide_id()),
+            _ => None,
+        };
+        if let Some(s) = stuck {
+            half.stuck = s as u8;
+            if self.rules.stuck_value().is_none() {
+                let passed = Position::new(pos.board(), pos.turn().opponent(), None);
+                let j = self.groups.index(passed).expect("children are indexable");
+                assert!(self.tier.contains(&j), "a pass stays in its tier");
+                edges.push(((j - self.tier.start) as u32, (h << 7) | (PASS_MODE + s as u32)));
+            }
         }
     }
 }

@@ -30,29 +30,21 @@ pub struct Report {
     pub examples: Vec<Violation>,
 }
 
-/// Boards per unit of parallel work.
-const CHUNK_BOARDS: u64 = 4096;
+/// Groups per unit of parallel work.
+const CHUNK_GROUPS: u32 = 1024;
 
 /// Checks every record of `solution`; keeps up to `keep` examples.
 pub fn verify(solution: &Solution, keep: usize) -> Report {
     let index = solution.index();
-    let work: Vec<(usize, u64)> = index
-        .states()
-        .tiers()
-        .iter()
-        .enumerate()
-        .flat_map(|(t, range)| (0..range.boards().div_ceil(CHUNK_BOARDS)).map(move |c| (t, c)))
-        .collect();
-    let parts: Vec<Report> = work
+    let groups = index.groups() as u32;
+    let parts: Vec<Report> = (0..groups.div_ceil(CHUNK_GROUPS))
         .into_par_iter()
-        .map(|(t, c)| {
+        .map(|c| {
             let mut rep = Report::default();
             let mut list = MoveList::new();
-            let ranks = c * CHUNK_BOARDS..(c + 1) * CHUNK_BOARDS;
-            for (board, g) in index.tier_boards(t, ranks) {
-                let Some(g) = g else { continue };
+            for g in c * CHUNK_GROUPS..((c + 1) * CHUNK_GROUPS).min(groups) {
                 let first = index.group_records(g).start as usize;
-                for (k, pos) in group(board).enumerate() {
+                for (k, pos) in group(index.board_of_group(g)).enumerate() {
                     let rec = solution.records()[first + k];
                     rep.checked += 1;
                     if let Err(reason) = check(solution, pos, rec, &mut list) {
