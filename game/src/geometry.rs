@@ -33,7 +33,7 @@ pub fn adjacent(a: usize, b: usize) -> bool {
 pub(crate) const SLIDE_IDS: [[u8; CELLS]; CELLS] = build_slide_ids();
 
 /// `SLIDES[id]`: (from, to) of slide id 1..=40; entry 0 is unused.
-const SLIDES: [(u8, u8); SLIDE_COUNT + 1] = build_slides();
+pub(crate) const SLIDES: [(u8, u8); SLIDE_COUNT + 1] = build_slides();
 
 const fn build_slide_ids() -> [[u8; CELLS]; CELLS] {
     let mut ids = [[0u8; CELLS]; CELLS];

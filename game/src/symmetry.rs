@@ -3,7 +3,7 @@
 use std::sync::OnceLock;
 
 use crate::board::Board;
-use crate::geometry::{Slide, CELLS, SLIDE_COUNT, SLIDE_IDS};
+use crate::geometry::{Slide, CELLS, SLIDES, SLIDE_COUNT, SLIDE_IDS};
 use crate::position::Position;
 
 /// GamesmanClassic's `gSymmetryMatrix`: image cell `i` takes the contents of
@@ -135,17 +135,11 @@ static IMAGE_SLIDES: [[u8; SLIDE_COUNT + 1]; 8] = {
             dest[src] = j;
             j += 1;
         }
-        let mut from = 0;
-        while from < CELLS {
-            let mut to = 0;
-            while to < CELLS {
-                let id = SLIDE_IDS[from][to];
-                if id != 0 {
-                    out[k][id as usize] = SLIDE_IDS[dest[from]][dest[to]];
-                }
-                to += 1;
-            }
-            from += 1;
+        let mut id = 1;
+        while id <= SLIDE_COUNT {
+            let (from, to) = SLIDES[id];
+            out[k][id] = SLIDE_IDS[dest[from as usize]][dest[to as usize]];
+            id += 1;
         }
         k += 1;
     }
