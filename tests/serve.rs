@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use support::http::{get, request, Client};
 use topitop_db::Database;
 use topitop_game::sample::{playout_positions, SplitMix};
-use topitop_game::{autogui_move, autogui_position, play_unchecked, Position};
+use topitop_game::{autogui_move, autogui_position, play_unchecked, Position, StateIndex, Value as TheValue};
 
 /// Small enough to solve in seconds; Blue can still build two crowned
 /// castles, Red one.
@@ -50,9 +50,14 @@ struct Server {
 impl Server {
     /// Starts a server on the databases in `dir`, logging to `dir/<name>.log`.
     fn start(dir: &Path, name: &str, extra: &[&str]) -> Server {
+        Server::start_with_budget(dir, name, BUDGET, extra)
+    }
+
+    /// [`Server::start`] for the databases of another piece budget.
+    fn start_with_budget(dir: &Path, name: &str, budget: &str, extra: &[&str]) -> Server {
         let log = dir.join(format!("{name}.log"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
-            .args(["serve", "--db", dir.to_str().unwrap(), "--budget", BUDGET])
+            .args(["serve", "--db", dir.to_str().unwrap(), "--budget", budget])
             .args(["--bind", "127.0.0.1:0", "--threads", "2"])
             .args(extra)
             .stdout(Stdio::piped())
@@ -264,13 +269,10 @@ fn check_position(db: &Database, pos: Position, body: &Value) {
     let rules = db.rules();
     let uni = |p: Position| {
         let rec = db.get(p).unwrap();
-        let value = rec.value().unwrap().name();
-        let rem = if value == "draw" {
-            -200
-        } else {
-            i64::from(rec.remoteness())
-        };
-        (value, rem)
+        match rec.value().unwrap() {
+            TheValue::Draw => ("draw", -200),
+            v => (v.name(), i64::from(rec.remoteness())),
+        }
     };
     let (value, rem) = uni(pos);
     assert_eq!(body["position"], pos.to_string());
@@ -399,6 +401,64 @@ fn positions_agree_with_the_engine_and_the_query_command() {
     assert_eq!(over["moves"], json!([]));
     let over = get(a, "/topitop/misere/positions/?p=2_P--P-----").json();
     assert_eq!(over["positionValue"], "win", "misère");
+}
+
+/// Blue alone has buckets, so Red often has no move: v0's terminal draws.
+const STUCK_BUDGET: &str = "2/0/1/2";
+
+#[test]
+fn a_v0_game_ended_without_a_move_is_served_as_a_draw() {
+    let dir = temp_dir("stuck");
+    let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args([
+            "solve",
+            "--rules",
+            "v0",
+            "--budget",
+            STUCK_BUDGET,
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let server = Server::start_with_budget(&dir, "stuck", STUCK_BUDGET, &[]);
+    let a = server.addr;
+    // v0 ends the game in a draw when the side to move has no move. It is
+    // served as what it is (draw, remoteness −200, no moves), as
+    // GamesmanClassic's own interface would; GamesmanUni, which knows only
+    // endless draws, ends the match there (see the README).
+    let file = dir.join(format!("topitop_v0_0_{}.db", STUCK_BUDGET.replace('/', "-")));
+    let db = Database::open(file).unwrap();
+    let rules = db.rules();
+    let states = StateIndex::new(rules.budget());
+    let stuck = states
+        .walk(0, states.len())
+        .find(|&p| rules.primitive(p) == Some(TheValue::Draw) && db.get(p).is_ok())
+        .expect("a v0 position without a move");
+    assert_eq!(db.get(stuck).unwrap().value(), Some(TheValue::Draw));
+    let over = get(a, &format!("/topitop/v0/positions/?p={stuck}")).json();
+    assert_eq!(
+        (&over["positionValue"], &over["remoteness"]),
+        (&json!("draw"), &json!(-200)),
+        "{stuck}"
+    );
+    assert_eq!(over["moves"], json!([]));
+    let mut parents = Vec::new();
+    rules.parents(stuck, &mut parents);
+    let parent = parents[0];
+    let body = get(a, &format!("/topitop/v0/positions/?p={parent}")).json();
+    check_position(&db, parent, &body);
+    let into = body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["position"] == stuck.to_string());
+    let into = into.unwrap_or_else(|| panic!("{parent} has no move to {stuck}: {body}"));
+    assert_eq!(
+        (&into["positionValue"], &into["moveValue"]),
+        (&json!("draw"), &json!("draw"))
+    );
 }
 
 #[test]
