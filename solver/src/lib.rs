@@ -18,6 +18,4 @@ pub mod verify;
 pub use groups::{GroupIndex, TierGroups};
 pub use order::{solve_levels, solve_order};
 pub use record::{Record, MAX_REMOTENESS};
-pub use solution::{
-    solve, solve_resumable, value_slot, Checkpoint, NoCheckpoint, Progress, Solution, SolveOptions,
-};
+pub use solution::{solve, solve_resumable, Checkpoint, NoCheckpoint, Progress, Solution, SolveOptions};

@@ -125,14 +125,10 @@ impl Solution {
     }
 }
 
-/// The place of a record's value in a `[win, lose, tie, draw]` count.
-pub fn value_slot(rec: Record) -> Option<usize> {
-    rec.value().map(|v| match v {
-        Value::Win => 0,
-        Value::Lose => 1,
-        Value::Tie => 2,
-        Value::Draw => 3,
-    })
+/// The place of a record's value in a `[win, lose, tie, draw]` count (the
+/// order in which [`Value`] declares them).
+fn value_slot(rec: Record) -> Option<usize> {
+    rec.value().map(|v| v as usize)
 }
 
 fn count_values(records: &[Record]) -> [u64; 4] {
