@@ -15,7 +15,9 @@ use serde_json::{json, Value};
 use support::http::{get, request, Client};
 use topitop_db::Database;
 use topitop_game::sample::{playout_positions, SplitMix};
-use topitop_game::{autogui_move, autogui_position, play_unchecked, Position, StateIndex, Value as TheValue};
+use topitop_game::{
+    autogui_move, autogui_position, play_unchecked, Position, StateIndex, Value as GameValue,
+};
 
 /// Small enough to solve in seconds; Blue can still build two crowned
 /// castles, Red one.
@@ -270,7 +272,7 @@ fn check_position(db: &Database, pos: Position, body: &Value) {
     let uni = |p: Position| {
         let rec = db.get(p).unwrap();
         match rec.value().unwrap() {
-            TheValue::Draw => ("draw", -200),
+            GameValue::Draw => ("draw", -200),
             v => (v.name(), i64::from(rec.remoteness())),
         }
     };
@@ -434,9 +436,9 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_draw() {
     let states = StateIndex::new(rules.budget());
     let stuck = states
         .walk(0, states.len())
-        .find(|&p| rules.primitive(p) == Some(TheValue::Draw) && db.get(p).is_ok())
+        .find(|&p| rules.primitive(p) == Some(GameValue::Draw) && db.get(p).is_ok())
         .expect("a v0 position without a move");
-    assert_eq!(db.get(stuck).unwrap().value(), Some(TheValue::Draw));
+    assert_eq!(db.get(stuck).unwrap().value(), Some(GameValue::Draw));
     let over = get(a, &format!("/topitop/v0/positions/?p={stuck}")).json();
     assert_eq!(
         (&over["positionValue"], &over["remoteness"]),
@@ -446,7 +448,7 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_draw() {
     assert_eq!(over["moves"], json!([]));
     let mut parents = Vec::new();
     rules.parents(stuck, &mut parents);
-    let parent = parents[0];
+    let parent = *parents.first().expect("a stuck position has a parent");
     let body = get(a, &format!("/topitop/v0/positions/?p={parent}")).json();
     check_position(&db, parent, &body);
     let into = body["moves"]

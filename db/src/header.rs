@@ -67,20 +67,6 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
-fn value_slot(v: Value) -> usize {
-    match v {
-        Value::Win => 0,
-        Value::Lose => 1,
-        Value::Tie => 2,
-        Value::Draw => 3,
-    }
-}
-
-/// Index of `v` in [`Header::counts`].
-pub fn count_slot(v: Value) -> usize {
-    value_slot(v)
-}
-
 fn le_u16(b: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([b[at], b[at + 1]])
 }
@@ -248,7 +234,7 @@ impl Header {
 
     /// The stored count of positions with value `v`.
     pub fn count(&self, v: Value) -> u64 {
-        self.counts[value_slot(v)]
+        self.counts[v.index()]
     }
 
     /// Bytes of the block table, its checksum included.

@@ -6,11 +6,10 @@ use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use topitop_game::Value;
 use topitop_solver::{GroupIndex, Solution};
 
 use crate::error::DbError;
-use crate::header::{checksum, count_slot, BlockEntry, Header, SCHEME_CANONICAL_BOARDS};
+use crate::header::{checksum, BlockEntry, Header, SCHEME_CANONICAL_BOARDS};
 
 /// How to write.
 #[derive(Clone, Debug)]
@@ -230,9 +229,4 @@ fn temp_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp.{}", std::process::id()));
     path.with_file_name(name)
-}
-
-/// Records by value, e.g. for a summary line.
-pub fn count_of(header: &Header, v: Value) -> u64 {
-    header.counts[count_slot(v)]
 }

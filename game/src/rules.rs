@@ -171,6 +171,17 @@ pub enum Value {
 }
 
 impl Value {
+    /// The place of the value in a `[win, lose, tie, draw]` count, the order
+    /// the solver reports and the database header stores.
+    pub const fn index(self) -> usize {
+        match self {
+            Value::Win => 0,
+            Value::Lose => 1,
+            Value::Tie => 2,
+            Value::Draw => 3,
+        }
+    }
+
     /// `win`, `lose`, `tie` or `draw`, as GamesmanUni spells them.
     pub const fn name(self) -> &'static str {
         match self {

@@ -125,10 +125,9 @@ impl Solution {
     }
 }
 
-/// The place of a record's value in a `[win, lose, tie, draw]` count (the
-/// order in which [`Value`] declares them).
+/// The place of a record's value in a `[win, lose, tie, draw]` count.
 fn value_slot(rec: Record) -> Option<usize> {
-    rec.value().map(|v| v as usize)
+    rec.value().map(Value::index)
 }
 
 fn count_values(records: &[Record]) -> [u64; 4] {
