@@ -2,7 +2,7 @@
 //! records' symbols.
 
 use crate::error::DbError;
-use crate::layout::MAX_GROUP;
+use topitop_game::group::MAX_GROUP;
 
 /// Boards per prefix-sum entry: a lookup sums at most this many sizes.
 const STRIDE: usize = 64;

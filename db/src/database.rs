@@ -1,44 +1,30 @@
-//! Reading a database: memory-mapped, checked on open, blocks decompressed
-//! on demand into a shared cache.
+//! Reading a database from its bytes, wherever they live: checked on
+//! opening, blocks decompressed on demand into a shared cache.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memmap2::Mmap;
 use rayon::prelude::*;
-use topitop_game::{symmetry, Position, Rules, StateIndex};
-use topitop_solver::{GroupIndex, Record, Solution};
+use topitop_game::group::{group, group_len, slot, MAX_GROUP};
+use topitop_game::{symmetry, Board, Position, Rules, StateIndex};
+use topitop_table::{GroupIndex, Record, Solution};
 
 use crate::block::Block;
 use crate::cache::{BlockCache, CacheStats};
 use crate::error::DbError;
 use crate::header::{checksum, BlockEntry, Header, ENTRY_LEN};
-use crate::layout::{self, MAX_GROUP};
 
 /// Default bytes of decompressed blocks kept: enough for the whole standard
 /// game (about 90 MB decompressed).
 pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
-enum Bytes {
-    Mapped(Mmap),
-    Owned(Vec<u8>),
-}
-
-impl Bytes {
-    fn get(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(m) => m,
-            Bytes::Owned(v) => v,
-        }
-    }
-}
-
-/// An open database. `Send + Sync`: share it between threads by reference
-/// or in an `Arc`.
-pub struct Database {
+/// An open database over the bytes `D` of its file: a `Vec<u8>` read into
+/// memory ([`Database::open`]), a memory map ([`Database::map`]) or any
+/// buffer a test or fuzzer holds ([`Database::new`]). `Send + Sync` when
+/// `D` is: share it between threads by reference or in an `Arc`.
+pub struct Database<D = Vec<u8>> {
     path: PathBuf,
-    bytes: Bytes,
+    bytes: D,
     header: Header,
     table: Vec<BlockEntry>,
     index: StateIndex,
@@ -50,10 +36,11 @@ fn max_raw(header: &Header) -> u64 {
     u64::from(header.block_boards) * (1 + MAX_GROUP as u64 * u64::from(header.symbol_width))
 }
 
-impl Database {
-    /// Opens the database at `path`: maps it and checks the header, the
+impl Database<Vec<u8>> {
+    /// Reads the database at `path` into memory and checks the header, the
     /// block table and their checksums (blocks are checked when first read,
-    /// or all at once by [`Database::verify_blocks`]).
+    /// or all at once by [`Database::verify_blocks`]). Nothing that happens
+    /// to the file afterwards affects the database.
     ///
     /// # Errors
     /// The file cannot be read, or is not a valid database; the error names
@@ -68,36 +55,39 @@ impl Database {
     /// As [`Database::open`].
     pub fn open_with_cache(path: impl AsRef<Path>, cache_bytes: usize) -> Result<Database, DbError> {
         let path = path.as_ref();
-        let io = |source| DbError::Io {
+        let bytes = std::fs::read(path).map_err(|source| DbError::Io {
             path: path.to_path_buf(),
             source,
-        };
-        let file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        let bytes = if len == 0 {
-            Bytes::Owned(Vec::new())
-        } else {
-            // SAFETY: the map is read-only and every byte read from it is
-            // validated (checksums, bounds) before use. Another process
-            // truncating the file while it is mapped would fault, the usual
-            // caveat of memory-mapped files, which the FORMAT documents.
-            Bytes::Mapped(unsafe { Mmap::map(&file) }.map_err(io)?)
-        };
-        Database::from_parts(path.to_path_buf(), bytes, cache_bytes).map_err(|e| e.in_file(path))
+        })?;
+        Database::with_cache(path, bytes, cache_bytes)
     }
+}
 
-    /// A database held in memory (tests and fuzzing); `name` stands for the
-    /// path in errors.
+impl<D: AsRef<[u8]> + Sync> Database<D> {
+    /// The database held in `bytes`; `name` stands for its path in errors.
+    /// Checks the header, the block table and their checksums.
     ///
     /// # Errors
     /// The bytes are not a valid database.
-    pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Database, DbError> {
-        Database::from_parts(PathBuf::from(name), Bytes::Owned(bytes), DEFAULT_CACHE_BYTES)
-            .map_err(|e| e.in_file(name))
+    pub fn new(name: impl Into<PathBuf>, bytes: D) -> Result<Database<D>, DbError> {
+        Database::with_cache(name, bytes, DEFAULT_CACHE_BYTES)
     }
 
-    fn from_parts(path: PathBuf, bytes: Bytes, cache_bytes: usize) -> Result<Database, DbError> {
-        let file = bytes.get();
+    /// [`Database::new`] with a cache of `cache_bytes` decompressed bytes.
+    ///
+    /// # Errors
+    /// As [`Database::new`].
+    pub fn with_cache(
+        name: impl Into<PathBuf>,
+        bytes: D,
+        cache_bytes: usize,
+    ) -> Result<Database<D>, DbError> {
+        let path = name.into();
+        Database::from_parts(path.clone(), bytes, cache_bytes).map_err(|e| e.in_file(path))
+    }
+
+    fn from_parts(path: PathBuf, bytes: D, cache_bytes: usize) -> Result<Database<D>, DbError> {
+        let file = bytes.as_ref();
         let len = file.len() as u64;
         let header = Header::decode(file)?;
         let index = StateIndex::new(header.rules.budget());
@@ -189,7 +179,7 @@ impl Database {
 
     /// Bytes of the file.
     pub fn file_len(&self) -> u64 {
-        self.bytes.get().len() as u64
+        self.bytes.as_ref().len() as u64
     }
 
     /// Cache hits, misses and resident bytes so far.
@@ -212,7 +202,7 @@ impl Database {
     fn load(&self, b: usize) -> Result<Block, DbError> {
         let e = self.table[b];
         let start = e.offset as usize;
-        let bytes = &self.bytes.get()[start..start + e.compressed as usize];
+        let bytes = &self.bytes.as_ref()[start..start + e.compressed as usize];
         let computed = checksum(bytes);
         if computed != e.checksum {
             return Err(DbError::Checksum {
@@ -253,13 +243,13 @@ impl Database {
         let key = symmetry::canonical(pos);
         let not_here = || DbError::NotIndexable(pos.to_string());
         let n = self.index.board_number(key.board()).map_err(|_| not_here())?;
-        let (slot, group) = layout::slot(key).ok_or_else(not_here)?;
+        let at = slot(key).ok_or_else(not_here)?;
         let per = u64::from(self.header.block_boards);
         let b = (n / per) as usize;
         let j = (n % per) as usize;
         let block = self.block(b)?;
         let symbol = block
-            .symbol(b as u64, j, slot, group)
+            .symbol(b as u64, j, at, group_len(key.board()))
             .map_err(|e| e.in_file(&self.path))?;
         Ok(Record::from_bits(self.header.codebook[symbol]).unwrap_or(Record::UNSOLVED))
     }
@@ -272,12 +262,12 @@ impl Database {
     pub fn block_positions(&self, b: usize) -> Result<Vec<(Position, Record)>, DbError> {
         let block = self.block(b)?;
         let first = b as u64 * u64::from(self.header.block_boards);
-        let boards = layout::boards(&self.index, first, first + block.boards() as u64);
+        let boards = boards(&self.index, first, first + block.boards() as u64);
         let mut out = Vec::new();
         for (j, board) in boards.into_iter().enumerate() {
             let size = block.size(j);
-            let canonical = layout::is_canonical_board(board);
-            let expected = if canonical { layout::group_len(board) } else { 0 };
+            let canonical = symmetry::board_standing(board).canonical;
+            let expected = if canonical { group_len(board) } else { 0 };
             if size != expected {
                 return Err(DbError::corrupt(
                     format!("block {b}"),
@@ -285,7 +275,7 @@ impl Database {
                 )
                 .in_file(&self.path));
             }
-            for (pos, symbol) in layout::group(board).zip(block.group_symbols(j)) {
+            for (pos, symbol) in group(board).zip(block.group_symbols(j)) {
                 if symmetry::canonical(pos) == pos {
                     let bits = self.header.codebook[symbol];
                     out.push((pos, Record::from_bits(bits).unwrap_or(Record::UNSOLVED)));
@@ -384,5 +374,38 @@ impl Database {
             );
         }
         Ok(out)
+    }
+}
+
+/// The boards numbered `first..end` ([`StateIndex::board_number`]), in
+/// order. Numbers past the last board are ignored.
+fn boards(index: &StateIndex, first: u64, end: u64) -> Vec<Board> {
+    let end = end.min(index.boards());
+    let mut out = Vec::with_capacity(end.saturating_sub(first) as usize);
+    let mut n = first;
+    while n < end {
+        let Ok(range) = index.board_tier(n) else { break };
+        let stop = end.min(range.board_offset + range.boards());
+        let from = range.offset + (n - range.board_offset);
+        out.extend(index.walk(from, from + (stop - n)).map(|p| p.board()));
+        n = stop;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use topitop_game::Budget;
+
+    #[test]
+    fn boards_follow_their_numbers() {
+        let index = StateIndex::new(Budget::new(1, 1, 1, 1).unwrap());
+        let all = boards(&index, 0, u64::MAX);
+        assert_eq!(all.len() as u64, index.boards());
+        for (n, &b) in all.iter().enumerate() {
+            assert_eq!(index.board_number(b).unwrap(), n as u64);
+        }
+        assert_eq!(boards(&index, 5, 9), all[5..9].to_vec());
     }
 }

@@ -216,7 +216,7 @@ impl Header {
         if let Some(c) = header
             .codebook
             .iter()
-            .find(|&&c| topitop_solver::Record::from_bits(c).is_none())
+            .find(|&&c| topitop_table::Record::from_bits(c).is_none())
         {
             return Err(bad(format!("codebook entry {c:#06x} is not a record")));
         }

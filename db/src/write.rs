@@ -6,7 +6,7 @@ use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use topitop_solver::{GroupIndex, Solution};
+use topitop_table::{GroupIndex, Solution};
 
 use crate::error::DbError;
 use crate::header::{checksum, BlockEntry, Header, SCHEME_CANONICAL_BOARDS};

@@ -26,7 +26,7 @@ fn every_truncation_is_refused_on_open() {
         .chain([bytes.len() - 1])
         .collect();
     for cut in cuts {
-        let err = Database::from_bytes("cut.db", bytes[..cut].to_vec()).err();
+        let err = Database::new("cut.db", bytes[..cut].to_vec()).err();
         let err = err.unwrap_or_else(|| panic!("a file cut to {cut} bytes opened"));
         assert!(err.to_string().starts_with("cut.db: "), "{err}");
     }
@@ -65,7 +65,7 @@ fn block_damage_names_the_block() {
     let (bytes, _) = sample_bytes();
     let mut bad = bytes.clone();
     bad[200] ^= 1;
-    let db = Database::from_bytes("x.db", bad).unwrap();
+    let db = Database::new("x.db", bad).unwrap();
     let err = db.verify_blocks(|_, _| {}).unwrap_err().to_string();
     assert!(
         err.contains("x.db") && err.contains("block 0") && err.contains("checksum"),
@@ -79,7 +79,7 @@ fn a_file_whose_header_was_never_written_is_not_a_database() {
     let (mut bytes, _) = sample_bytes();
     bytes[..136].fill(0);
     assert!(matches!(
-        Database::from_bytes("crash.db", bytes),
+        Database::new("crash.db", bytes),
         Err(DbError::File { source, .. }) if matches!(*source, DbError::BadMagic)
     ));
 }

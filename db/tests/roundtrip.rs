@@ -98,3 +98,35 @@ fn positions_outside_the_budget_are_errors() {
     let err = db.get(pos).unwrap_err().to_string();
     assert!(err.contains("not in this database"), "{err}");
 }
+
+#[test]
+fn a_mapped_database_answers_as_one_read_into_memory() {
+    let sol = common::solved(0, "2/0/2/2", true);
+    let dir = tempfile::tempdir().unwrap();
+    let (path, read) = common::written(dir.path(), &sol);
+    // SAFETY: the file lives in a private temporary directory that nothing
+    // else writes while it is mapped.
+    let mapped = unsafe { Database::map(&path) }.unwrap();
+    assert_eq!(mapped.header().records, read.header().records);
+    assert_eq!(mapped.file_len(), read.file_len());
+    let index = sol.index().states();
+    for pos in index.walk(0, index.len()).step_by(5) {
+        assert_eq!(mapped.get(pos).unwrap(), read.get(pos).unwrap(), "{pos}");
+    }
+    mapped.verify_blocks(|_, _| {}).unwrap();
+}
+
+#[test]
+fn a_read_database_does_not_see_the_file_change() {
+    let sol = common::solved(0, "2/0/2/2", true);
+    let dir = tempfile::tempdir().unwrap();
+    let (path, db) = common::written(dir.path(), &sol);
+    // Cut the file down in place: a reader that held the file's pages
+    // would lose them; one that read the file keeps answering.
+    std::fs::write(&path, b"").unwrap();
+    let index = sol.index().states();
+    for pos in index.walk(0, index.len()).step_by(5) {
+        assert_eq!(db.get(pos).unwrap(), sol.get(pos).unwrap(), "{pos}");
+    }
+    db.verify_blocks(|_, _| {}).unwrap();
+}

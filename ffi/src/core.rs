@@ -103,13 +103,16 @@ pub(crate) fn malloc_string(s: &str) -> *mut c_char {
 
 /// Writes `s` and a NUL into `buf`, which the ABI sizes at `capacity`
 /// bytes; a longer `s` is cut. Does nothing for a null `buf`.
-pub(crate) fn write_buffer(buf: *mut c_char, capacity: usize, s: &str) {
+///
+/// # Safety
+/// `buf` is NULL or valid for writes of `capacity` bytes.
+pub(crate) unsafe fn write_buffer(buf: *mut c_char, capacity: usize, s: &str) {
     if buf.is_null() || capacity == 0 {
         return;
     }
     let n = s.len().min(capacity - 1);
-    // SAFETY: the caller's buffer holds `capacity` bytes (the ABI's
-    // contract) and we write at most that many.
+    // SAFETY: `buf` holds `capacity` bytes (our caller's promise) and we
+    // write at most that many.
     unsafe {
         ptr::copy_nonoverlapping(s.as_ptr(), buf.cast::<u8>(), n);
         buf.add(n).write(0);
@@ -117,11 +120,15 @@ pub(crate) fn write_buffer(buf: *mut c_char, capacity: usize, s: &str) {
 }
 
 /// The text of a NUL-terminated C string, or `None` for NULL or non-UTF-8.
-pub(crate) fn read_string<'a>(s: *const c_char) -> Option<&'a str> {
+///
+/// # Safety
+/// `s` is NULL or a NUL-terminated string that stays valid and unchanged
+/// for `'a`.
+pub(crate) unsafe fn read_string<'a>(s: *const c_char) -> Option<&'a str> {
     if s.is_null() {
         return None;
     }
-    // SAFETY: the core passes NUL-terminated strings that outlive the call.
+    // SAFETY: our caller's promise.
     unsafe { CStr::from_ptr(s) }.to_str().ok()
 }
 
@@ -136,16 +143,25 @@ pub(crate) fn print(s: &str) {
 }
 
 /// The core's prediction line for the text interface.
-pub(crate) fn prediction(p: POSITION, player: *mut c_char, users_turn: raw::BOOLEAN) -> String {
-    // SAFETY: the core returns a string it owns (or NULL), valid until its
-    // next call; we copy it at once.
-    let s = unsafe { raw::GetPrediction(p, player, users_turn) };
-    read_string(s).unwrap_or("").to_string()
+///
+/// # Safety
+/// `player` is NULL or a NUL-terminated string valid for the call.
+pub(crate) unsafe fn prediction(p: POSITION, player: *mut c_char, users_turn: raw::BOOLEAN) -> String {
+    // SAFETY: `player` as our caller promises; the core returns a string it
+    // owns (or NULL), valid until its next call, which we copy at once.
+    unsafe {
+        let s = raw::GetPrediction(p, player, users_turn);
+        read_string(s).unwrap_or("").to_string()
+    }
 }
 
 /// The core's handling of one line of text input during play.
-pub(crate) fn handle_text_input(p: POSITION, mv: *mut MOVE, player: *mut c_char) -> raw::USERINPUT {
-    // SAFETY: arguments passed through from the core's own call.
+///
+/// # Safety
+/// `mv` is valid for a write of one MOVE and `player` is NULL or a
+/// NUL-terminated string, both valid for the call.
+pub(crate) unsafe fn handle_text_input(p: POSITION, mv: *mut MOVE, player: *mut c_char) -> raw::USERINPUT {
+    // SAFETY: our caller's promises, which are the core's preconditions.
     unsafe { raw::HandleDefaultTextInput(p, mv, player) }
 }
 
@@ -156,25 +172,36 @@ pub(crate) fn get_char() -> u8 {
 }
 
 /// AutoGUI position string through the core's builder.
-pub(crate) fn autogui_position(turn: i32, entities: &str, buf: *mut c_char) {
+///
+/// # Safety
+/// `buf` is NULL or valid for writes of `TOPITOP_POSITION_BUFFER` bytes.
+pub(crate) unsafe fn autogui_position(turn: i32, entities: &str, buf: *mut c_char) {
     let Ok(e) = CString::new(entities) else { return };
     if buf.is_null() {
         return;
     }
-    // SAFETY: `buf` has the ABI's 128 bytes and the result is 58 characters.
+    // SAFETY: `buf` has the ABI's 128 bytes (our caller's promise) and the
+    // result is 58 characters.
     unsafe { raw::AutoGUIMakePositionString(turn, e.as_ptr().cast_mut(), buf) }
 }
 
 /// AutoGUI button move string through the core's builder.
-pub(crate) fn autogui_button(token: u8, at: u32, sound: u8, buf: *mut c_char) {
+///
+/// # Safety
+/// `buf` is NULL or valid for writes of `TOPITOP_MOVE_BUFFER` bytes.
+pub(crate) unsafe fn autogui_button(token: u8, at: u32, sound: u8, buf: *mut c_char) {
     if !buf.is_null() {
-        // SAFETY: `buf` has the ABI's 32 bytes; the result is at most 10.
+        // SAFETY: `buf` has the ABI's 32 bytes (our caller's promise); the
+        // result is at most 10.
         unsafe { raw::AutoGUIMakeMoveButtonStringA(token as c_char, at, sound as c_char, buf) }
     }
 }
 
 /// AutoGUI arrow move string through the core's builder.
-pub(crate) fn autogui_arrow(from: u32, to: u32, sound: u8, buf: *mut c_char) {
+///
+/// # Safety
+/// `buf` is NULL or valid for writes of `TOPITOP_MOVE_BUFFER` bytes.
+pub(crate) unsafe fn autogui_arrow(from: u32, to: u32, sound: u8, buf: *mut c_char) {
     if !buf.is_null() {
         // SAFETY: as for buttons.
         unsafe { raw::AutoGUIMakeMoveButtonStringM(from, to, sound as c_char, buf) }

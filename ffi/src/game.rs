@@ -38,7 +38,7 @@ pub extern "C" fn DoMove(position: POSITION, mv: MOVE) -> POSITION {
             return NULL_POSITION;
         };
         match Move::from_code(i64::from(mv)) {
-            Some(m) if rules().moves(pos).contains(m) => {
+            Some(m) if rules().gamesman_moves(pos).contains(m) => {
                 core::window_position(play_unchecked(pos, m)).unwrap_or(NULL_POSITION)
             }
             _ => NULL_POSITION,
@@ -66,7 +66,13 @@ pub extern "C" fn Primitive(position: POSITION) -> VALUE {
 #[no_mangle]
 pub extern "C" fn GenerateMoves(position: POSITION) -> *mut MOVELIST {
     guard(ptr::null_mut(), || match core::position_at(position) {
-        Some(pos) => core::move_list(rules().moves(pos).iter().rev().map(|m| MOVE::from(m.code()))),
+        Some(pos) => core::move_list(
+            rules()
+                .gamesman_moves(pos)
+                .iter()
+                .rev()
+                .map(|m| MOVE::from(m.code())),
+        ),
         None => ptr::null_mut(),
     })
 }

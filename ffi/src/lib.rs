@@ -7,8 +7,16 @@
 //!
 //! Every exported function catches panics and answers with GamesmanClassic's
 //! "invalid" value instead (kBadPosition, `undecided`, NULL, FALSE, an empty
-//! string), so nothing unwinds into C. `unsafe` is confined to this crate:
-//! [`core`] wraps every call into the core and every raw buffer.
+//! string), so nothing unwinds into C.
+//!
+//! This crate is the project's FFI edge, and its `unsafe` code lies in
+//! three places:
+//! * `core`: every call into GamesmanClassic's core and every read or write
+//!   of its globals and of raw buffers;
+//! * the exports that take pointers (strings, buffers, out-parameters) are
+//!   `unsafe extern "C" fn`s whose `# Safety` sections state what the C
+//!   caller promises; they only forward those promises to `core`;
+//! * `globals`: the statics C reads (`Sync` for pointer-holding globals).
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(non_snake_case, non_upper_case_globals)]
 

@@ -75,19 +75,31 @@ pub(crate) fn render(pos: Position, prediction: &str) -> String {
 
 /// Prints the board, whose turn it is, the forbidden slide, the pieces left
 /// and the core's prediction.
+///
+/// # Safety
+/// `player_name` is what the core's `GetPrediction` accepts: NULL or a
+/// NUL-terminated string valid for the call.
 #[no_mangle]
-pub extern "C" fn PrintPosition(position: POSITION, player_name: *mut c_char, users_turn: BOOLEAN) {
+pub unsafe extern "C" fn PrintPosition(position: POSITION, player_name: *mut c_char, users_turn: BOOLEAN) {
     guard((), || match core::position_at(position) {
-        Some(p) => core::print(&render(p, &core::prediction(position, player_name, users_turn))),
+        Some(p) => {
+            // SAFETY: our caller's promise for `player_name`.
+            let prediction = unsafe { core::prediction(position, player_name, users_turn) };
+            core::print(&render(p, &prediction));
+        }
         None => core::print("\n(invalid position)\n"),
     });
 }
 
 /// Prints the computer's move.
+///
+/// # Safety
+/// `computers_name` is NULL or a NUL-terminated string valid for the call.
 #[no_mangle]
-pub extern "C" fn PrintComputersMove(mv: MOVE, computers_name: *mut c_char) {
+pub unsafe extern "C" fn PrintComputersMove(mv: MOVE, computers_name: *mut c_char) {
     guard((), || {
-        let name = core::read_string(computers_name).unwrap_or("Computer");
+        // SAFETY: our caller's promise for `computers_name`.
+        let name = unsafe { core::read_string(computers_name) }.unwrap_or("Computer");
         let text = Move::from_code(i64::from(mv)).map_or_else(|| "?".to_string(), |m| m.to_string());
         core::print(&format!("{name:>8}'s move: {text}\n"));
     });
@@ -95,17 +107,26 @@ pub extern "C" fn PrintComputersMove(mv: MOVE, computers_name: *mut c_char) {
 
 /// Prompts for a move and lets the core read it (undo, abort, help and
 /// moves); loops until the core has something to return.
+///
+/// # Safety
+/// `mv` is valid for a write of one MOVE, and `player_name` is NULL or a
+/// NUL-terminated string, both valid for the call: what the core's
+/// `HandleDefaultTextInput` requires.
 #[no_mangle]
-pub extern "C" fn GetAndPrintPlayersMove(
+pub unsafe extern "C" fn GetAndPrintPlayersMove(
     position: POSITION,
     mv: *mut MOVE,
     player_name: *mut c_char,
 ) -> USERINPUT {
     guard(raw::Abort, || {
-        let name = core::read_string(player_name).unwrap_or("Player").to_string();
+        // SAFETY: our caller's promise for `player_name`.
+        let name = unsafe { core::read_string(player_name) }
+            .unwrap_or("Player")
+            .to_string();
         loop {
             core::print(&format!("{name:>8}'s move [(u)ndo/B5 R5 S5 L5/4-5/None]: "));
-            let input = core::handle_text_input(position, mv, player_name);
+            // SAFETY: our caller's promises for `mv` and `player_name`.
+            let input = unsafe { core::handle_text_input(position, mv, player_name) };
             if input != raw::Continue {
                 return input;
             }

@@ -15,7 +15,7 @@ fn run(rules: Rules, set: &[Position]) -> (u64, u64) {
     let mut moves = 0u64;
     let mut check = 0u64;
     for &pos in set {
-        rules.generate(black_box(pos), &mut list);
+        rules.generate_gamesman_moves(black_box(pos), &mut list);
         moves += list.len() as u64;
         for &m in list.iter() {
             check = check.wrapping_add(play_unchecked(pos, m).bits());
@@ -30,7 +30,7 @@ fn main() {
         .into_iter()
         .filter(|&p| rules.primitive(p).is_none())
         .collect();
-    let expected_moves: u64 = set.iter().map(|&p| rules.moves(p).len() as u64).sum();
+    let expected_moves: u64 = set.iter().map(|&p| rules.gamesman_moves(p).len() as u64).sum();
     let (_, first_check) = run(rules, &set);
     let mut best = f64::MAX;
     let rounds = 20;

@@ -281,7 +281,7 @@ impl StateIndex {
 
     /// The place of `tier` in [`StateIndex::tiers`], if it is a composition
     /// of the budget.
-    pub fn tier_position(&self, tier: Tier) -> Option<usize> {
+    pub fn tier_ordinal(&self, tier: Tier) -> Option<usize> {
         self.by_tier.get(&tier).copied()
     }
 

@@ -32,7 +32,7 @@ pub fn perft(rules: Rules, root: Position, depth: u32) -> Vec<PerftLevel> {
             if rules.primitive(pos).is_some() {
                 continue;
             }
-            rules.generate(pos, &mut list);
+            rules.generate_gamesman_moves(pos, &mut list);
             for &m in list.iter() {
                 *next.entry(play_unchecked(pos, m)).or_insert(0) += paths;
             }

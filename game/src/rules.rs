@@ -236,11 +236,14 @@ impl Rules {
         Position::START
     }
 
-    /// Writes the moves of `pos` into `out`, in GamesmanClassic's generation
-    /// order. Under v1 a position with no other move gets the pass; under v0
-    /// it gets none. Primitive positions are not special here (as upstream).
+    /// Writes what GamesmanClassic's `GenerateMoves` lists for `pos` into
+    /// `out`, in its generation order: placements and slides, and under v1
+    /// the pass when there is no other move (v0 has no pass). Like
+    /// upstream, it does not ask whether the game is over: callers that
+    /// judge primitives themselves (the module's ABI, perft, the solver)
+    /// use it; to play, use [`Rules::legal_moves`].
     #[inline]
-    pub fn generate(self, pos: Position, out: &mut MoveList) {
+    pub fn generate_gamesman_moves(self, pos: Position, out: &mut MoveList) {
         out.clear();
         movegen::generate(pos, self.budget, out);
         if out.is_empty() && matches!(self.ruleset, Ruleset::V1(_)) {
@@ -248,19 +251,23 @@ impl Rules {
         }
     }
 
-    /// The moves of `pos` (see [`Rules::generate`]).
-    pub fn moves(self, pos: Position) -> MoveList {
+    /// GamesmanClassic's move list of `pos`, as
+    /// [`Rules::generate_gamesman_moves`] writes it: not empty at a
+    /// primitive position.
+    pub fn gamesman_moves(self, pos: Position) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(pos, &mut list);
+        self.generate_gamesman_moves(pos, &mut list);
         list
     }
 
-    /// The moves of `pos` unless it is primitive, in which case none.
-    pub fn moves_unless_primitive(self, pos: Position) -> MoveList {
+    /// The moves a player may make in `pos`: none once the game is over
+    /// (a primitive position), else GamesmanClassic's list. What play,
+    /// queries and servers use.
+    pub fn legal_moves(self, pos: Position) -> MoveList {
         if self.primitive(pos).is_some() {
             MoveList::new()
         } else {
-            self.moves(pos)
+            self.gamesman_moves(pos)
         }
     }
 
@@ -269,7 +276,7 @@ impl Rules {
     /// # Errors
     /// The move is not among the position's moves.
     pub fn play(self, pos: Position, m: Move) -> Result<Position, IllegalMove> {
-        if self.moves_unless_primitive(pos).contains(m) {
+        if self.legal_moves(pos).contains(m) {
             Ok(movegen::play_unchecked(pos, m))
         } else {
             Err(IllegalMove {
@@ -333,10 +340,12 @@ impl Rules {
         }
     }
 
-    /// The moves of `pos` other than the pass, in generation order: what
-    /// [`Rules::generate`] gives except that a stuck side gets no move.
+    /// The placements and slides of `pos`, in generation order: what
+    /// [`Rules::generate_gamesman_moves`] gives without the pass, so a
+    /// stuck side gets none. Like it, blind to primitives; the solver
+    /// handles passes and primitives itself.
     #[inline]
-    pub fn generate_without_pass(self, pos: Position, out: &mut MoveList) {
+    pub fn generate_piece_moves(self, pos: Position, out: &mut MoveList) {
         out.clear();
         movegen::generate(pos, self.budget, out);
     }

@@ -47,7 +47,7 @@ pub fn playout_positions(rules: Rules, count: usize, restart: u64, rng: &mut Spl
             pos = rules.start();
         }
         out.push(pos);
-        rules.generate(pos, &mut list);
+        rules.generate_gamesman_moves(pos, &mut list);
         pos = play_unchecked(pos, list[rng.below(list.len() as u64) as usize]);
     }
     out

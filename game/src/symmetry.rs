@@ -6,10 +6,73 @@ use crate::board::Board;
 use crate::geometry::{Slide, CELLS, SLIDES, SLIDE_COUNT, SLIDE_IDS};
 use crate::position::Position;
 
+/// One of the 8 symmetries of the square, numbered as GamesmanClassic's
+/// `gSymmetryMatrix` rows ([`MAPS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Symmetry {
+    /// Leaves every cell in place.
+    Identity = 0,
+    /// A quarter turn clockwise.
+    Rotate90 = 1,
+    /// A half turn.
+    Rotate180 = 2,
+    /// A quarter turn counter-clockwise.
+    Rotate270 = 3,
+    /// The mirror image left to right.
+    MirrorLeftRight = 4,
+    /// The reflection in the main diagonal (cells 1, 5, 9).
+    MainDiagonal = 5,
+    /// The mirror image top to bottom.
+    MirrorTopBottom = 6,
+    /// The reflection in the anti-diagonal (cells 3, 5, 7).
+    AntiDiagonal = 7,
+}
+
+impl Symmetry {
+    /// All 8, the identity first, in GamesmanClassic's order.
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry::Identity,
+        Symmetry::Rotate90,
+        Symmetry::Rotate180,
+        Symmetry::Rotate270,
+        Symmetry::MirrorLeftRight,
+        Symmetry::MainDiagonal,
+        Symmetry::MirrorTopBottom,
+        Symmetry::AntiDiagonal,
+    ];
+
+    /// GamesmanClassic's number of the symmetry (its row of [`MAPS`]).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The symmetry numbered `k`, if `k < 8`.
+    pub const fn from_index(k: usize) -> Option<Symmetry> {
+        if k < 8 {
+            Some(Symmetry::ALL[k])
+        } else {
+            None
+        }
+    }
+
+    /// Where each image cell takes its contents from (its row of [`MAPS`]).
+    pub const fn sources(self) -> [u8; CELLS] {
+        MAPS[self as usize]
+    }
+
+    /// The symmetry that undoes this one.
+    pub const fn inverse(self) -> Symmetry {
+        match self {
+            Symmetry::Rotate90 => Symmetry::Rotate270,
+            Symmetry::Rotate270 => Symmetry::Rotate90,
+            other => other,
+        }
+    }
+}
+
 /// GamesmanClassic's `gSymmetryMatrix`: image cell `i` takes the contents of
-/// cell `MAPS[k][i]`. 0 identity, 1 90° clockwise, 2 180°, 3 90°
-/// counter-clockwise, 4 left–right mirror, 5 main diagonal, 6 top–bottom
-/// mirror, 7 anti-diagonal.
+/// cell `MAPS[k][i]` under [`Symmetry`] number `k`.
 pub const MAPS: [[u8; CELLS]; 8] = [
     [0, 1, 2, 3, 4, 5, 6, 7, 8],
     [6, 3, 0, 7, 4, 1, 8, 5, 2],
@@ -146,17 +209,23 @@ static IMAGE_SLIDES: [[u8; SLIDE_COUNT + 1]; 8] = {
     out
 };
 
-/// The image of `pos` under map `k` (0..8): cells moved, the forbidden slide
+/// The image of `pos` under `symmetry`: cells moved, the forbidden slide
 /// a→b carried to its image, the turn unchanged.
-pub fn transform(pos: Position, k: usize) -> Position {
+pub fn transform(pos: Position, symmetry: Symmetry) -> Position {
     let t = tables();
-    let bits = image_bits(t, pos.board().bits(), pos.forbidden_id() as usize, k);
+    let bits = image_bits(
+        t,
+        pos.board().bits(),
+        pos.forbidden_id() as usize,
+        symmetry.index(),
+    );
     let turn = pos.bits() & !((1u64 << 48) - 1);
     Position::from_bits(turn | bits).expect("a symmetry image is a position")
 }
 
 /// The same image computed cell by cell, for checking the tables.
-pub fn transform_slow(pos: Position, k: usize) -> Position {
+pub fn transform_slow(pos: Position, symmetry: Symmetry) -> Position {
+    let k = symmetry.index();
     let b = pos.board();
     let mut out = Board::EMPTY;
     for (i, &src) in MAPS[k].iter().enumerate() {
@@ -205,17 +274,18 @@ pub struct BoardStanding {
     pub self_symmetric: bool,
 }
 
-/// The canonical form and the map that produces it from `pos`.
-pub fn canonical_with_map(pos: Position) -> (Position, usize) {
-    (0..8)
-        .map(|k| (transform(pos, k), k))
+/// The canonical form and the symmetry that produces it from `pos`.
+pub fn canonical_with_map(pos: Position) -> (Position, Symmetry) {
+    Symmetry::ALL
+        .into_iter()
+        .map(|s| (transform(pos, s), s))
         .min_by_key(|(p, _)| p.bits())
-        .unwrap_or((pos, 0))
+        .unwrap_or((pos, Symmetry::Identity))
 }
 
 /// The number of distinct images of `pos` (1, 2, 4 or 8).
 pub fn orbit_size(pos: Position) -> usize {
-    let mut images: Vec<u64> = (0..8).map(|k| transform(pos, k).bits()).collect();
+    let mut images: Vec<u64> = Symmetry::ALL.iter().map(|&s| transform(pos, s).bits()).collect();
     images.sort_unstable();
     images.dedup();
     images.len()

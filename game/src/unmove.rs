@@ -76,7 +76,7 @@ impl Rules {
             let mut list = MoveList::new();
             for d in half_slides(plausible_slides(board)) {
                 let before = Position::new(board, mover, Slide::from_id(d));
-                self.generate_without_pass(before, &mut list);
+                self.generate_piece_moves(before, &mut list);
                 if list.is_empty() {
                     out.push(before);
                 }
@@ -112,7 +112,10 @@ mod tests {
         for p in &parents {
             assert_eq!(p.board().to_string(), "LS--LSLLS", "{p}");
             assert!(
-                rules.moves(*p).iter().any(|&m| play_unchecked(*p, m) == pos),
+                rules
+                    .gamesman_moves(*p)
+                    .iter()
+                    .any(|&m| play_unchecked(*p, m) == pos),
                 "{p}"
             );
         }

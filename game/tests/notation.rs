@@ -61,7 +61,7 @@ fn bad_move_strings_are_errors() {
 fn every_generated_move_round_trips_through_string_and_code() {
     let rules = Rules::default();
     for pos in playout_positions(rules, 5_000, 50, &mut SplitMix::new(11)) {
-        for &m in rules.moves(pos).iter() {
+        for &m in rules.gamesman_moves(pos).iter() {
             assert_eq!(m.to_string().parse::<Move>().unwrap(), m);
             assert_eq!(Move::from_code(m.code() as i64), Some(m));
             if let MoveKind::Place { piece, .. } = m.kind() {

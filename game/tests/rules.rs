@@ -14,11 +14,15 @@ fn v1(n: i64) -> Rules {
 }
 
 fn move_strings(rules: Rules, s: &str) -> Vec<String> {
-    rules.moves(pos(s)).iter().map(|m| m.to_string()).collect()
+    rules
+        .gamesman_moves(pos(s))
+        .iter()
+        .map(|m| m.to_string())
+        .collect()
 }
 
 fn has(rules: Rules, s: &str, m: &str) -> bool {
-    rules.moves(pos(s)).contains(m.parse::<Move>().unwrap())
+    rules.gamesman_moves(pos(s)).contains(m.parse::<Move>().unwrap())
 }
 
 #[test]
@@ -135,13 +139,13 @@ fn no_undo_rule() {
     let after = r.play(pos("2_S--------"), "1-2".parse().unwrap()).unwrap();
     assert_eq!(after.to_string(), "1_-S-------21");
     assert!(
-        !r.moves(after).contains("2-1".parse().unwrap()),
+        !r.gamesman_moves(after).contains("2-1".parse().unwrap()),
         "the reverse slide is forbidden"
     );
-    assert!(r.moves(after).contains("2-4".parse().unwrap()));
+    assert!(r.gamesman_moves(after).contains("2-4".parse().unwrap()));
     let later = r.play(after, "B9".parse().unwrap()).unwrap();
     assert_eq!(later.forbidden(), None, "a placement clears it");
-    assert!(r.moves(later).contains("2-1".parse().unwrap()));
+    assert!(r.gamesman_moves(later).contains("2-1".parse().unwrap()));
     // Only neutral slides onto empty cells set it.
     for (s, m) in [
         ("1_B--------", "1-2"),
@@ -228,7 +232,7 @@ fn primitive_in_every_variant() {
 fn v0_rules() {
     let r = Rules::new(Ruleset::V0);
     assert_eq!(r.primitive(pos(STUCK)), Some(Value::Draw), "stuck is a draw");
-    assert!(r.moves(pos(STUCK)).is_empty(), "v0 has no pass");
+    assert!(r.gamesman_moves(pos(STUCK)).is_empty(), "v0 has no pass");
     assert_eq!(r.primitive(pos("2_PPQ------")), Some(Value::Lose));
     assert_eq!(
         r.primitive(pos("2_PPQRC----")),
@@ -241,7 +245,11 @@ fn v0_rules() {
         Some(Value::Win)
     );
     assert_eq!(r.primitive(pos("1_---------")), None);
-    assert_eq!(r.moves(pos("1_LS-L-SLLS45")).len(), 16, "same moves as v1");
+    assert_eq!(
+        r.gamesman_moves(pos("1_LS-L-SLLS45")).len(),
+        16,
+        "same moves as v1"
+    );
 }
 
 #[test]
@@ -264,11 +272,11 @@ fn reduced_budget_limits_placements() {
     let small = Budget::new(1, 1, 2, 2).unwrap();
     let r = Rules::with_budget(Ruleset::V1(Variant::DEFAULT), small);
     let p = parse_position("2_B-S------", small).unwrap();
-    let moves: Vec<String> = r.moves(p).iter().map(|m| m.to_string()).collect();
+    let moves: Vec<String> = r.gamesman_moves(p).iter().map(|m| m.to_string()).collect();
     assert!(moves.contains(&"R2".to_string()) && moves.contains(&"S2".to_string()));
     let p = parse_position("1_B-SS-----", small).unwrap();
     assert!(!r
-        .moves(p)
+        .gamesman_moves(p)
         .iter()
         .any(|m| matches!(m.to_string().as_bytes()[0], b'B' | b'S')));
     assert!(parse_position("1_BB-------", small).is_err());

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use topitop_game::sample::{playout_positions, SplitMix};
-use topitop_game::symmetry::{canonical, orbit_size, transform, INVERSE, MAPS};
+use topitop_game::symmetry::{canonical, orbit_size, transform, Symmetry, INVERSE, MAPS};
 use topitop_game::{parse_position, play_unchecked, Budget, Position, Rules, Ruleset, Variant};
 
 fn sample(n: usize, seed: u64) -> Vec<Position> {
@@ -11,7 +11,11 @@ fn sample(n: usize, seed: u64) -> Vec<Position> {
 }
 
 fn children(rules: Rules, p: Position) -> BTreeSet<Position> {
-    rules.moves(p).iter().map(|&m| play_unchecked(p, m)).collect()
+    rules
+        .gamesman_moves(p)
+        .iter()
+        .map(|&m| play_unchecked(p, m))
+        .collect()
 }
 
 #[test]
@@ -22,6 +26,10 @@ fn maps_form_the_dihedral_group() {
             seen[c as usize] = true;
         }
         assert!(seen.iter().all(|&s| s), "map {k} is a permutation");
+    }
+    for s in Symmetry::ALL {
+        assert_eq!(INVERSE[s.index()], s.inverse().sources(), "{s:?}");
+        assert_eq!(Symmetry::from_index(s.index()), Some(s));
     }
     assert_eq!(INVERSE[1], MAPS[3]);
     assert_eq!(INVERSE[3], MAPS[1]);
@@ -36,8 +44,8 @@ fn canonical_is_idempotent_and_shared_by_all_images() {
         let c = canonical(p);
         assert_eq!(canonical(c), c, "{p}");
         assert!(c.bits() <= p.bits());
-        for k in 0..8 {
-            assert_eq!(canonical(transform(p, k)), c, "{p} map {k}");
+        for k in Symmetry::ALL {
+            assert_eq!(canonical(transform(p, k)), c, "{p} map {k:?}");
         }
     }
 }
@@ -53,16 +61,20 @@ fn symmetry_preserves_moves_children_and_primitives() {
         for rs in variants {
             let rules = Rules::new(rs);
             let kids = children(rules, p);
-            for k in 0..8 {
+            for k in Symmetry::ALL {
                 let q = transform(p, k);
-                assert!(q.validate(Budget::STANDARD).is_ok(), "{p} map {k} -> {q}");
-                assert_eq!(rules.moves(q).len(), rules.moves(p).len(), "{p} map {k}");
+                assert!(q.validate(Budget::STANDARD).is_ok(), "{p} map {k:?} -> {q}");
+                assert_eq!(
+                    rules.gamesman_moves(q).len(),
+                    rules.gamesman_moves(p).len(),
+                    "{p} map {k:?}"
+                );
                 assert_eq!(rules.primitive(q), rules.primitive(p));
                 let mapped: BTreeSet<Position> = kids.iter().map(|&c| transform(c, k)).collect();
                 assert_eq!(
                     children(rules, q),
                     mapped,
-                    "{p} map {k}: children commute with the map"
+                    "{p} map {k:?}: children commute with the map"
                 );
             }
         }
@@ -74,7 +86,7 @@ fn forbidden_slide_follows_the_inverse_map() {
     // L slid 5->4 (forbidden 4->5); a quarter turn clockwise moves cell 4 to
     // cell 2 and leaves cell 5 in place, so the forbidden slide becomes 2->5.
     let p = parse_position("1_LS-L-SLLS45", Budget::STANDARD).unwrap();
-    let q = transform(p, 1);
+    let q = transform(p, Symmetry::Rotate90);
     assert_eq!(q.to_string(), "1_LLLL-SSS-25");
     assert!(q.forbidden_is_plausible());
 }
@@ -84,7 +96,7 @@ fn forbidden_slide_follows_the_inverse_map() {
 #[test]
 fn rotations_share_one_representative_unlike_upstream() {
     let p = parse_position("1_B-S---L--", Budget::STANDARD).unwrap();
-    let r = transform(p, 1);
+    let r = transform(p, Symmetry::Rotate90);
     assert_ne!(p, r);
     assert_eq!(canonical(p), canonical(r));
     assert_eq!(orbit_size(p), 8);
@@ -118,10 +130,11 @@ fn orbit_counting_matches_burnside_at_depth_two() {
 fn table_transform_equals_cell_by_cell_transform() {
     use topitop_game::symmetry::transform_slow;
     for p in sample(5_000, 21) {
-        for k in 0..8 {
-            assert_eq!(transform(p, k), transform_slow(p, k), "{p} map {k}");
+        for k in Symmetry::ALL {
+            assert_eq!(transform(p, k), transform_slow(p, k), "{p} map {k:?}");
         }
-        let slow_canonical = (0..8)
+        let slow_canonical = Symmetry::ALL
+            .into_iter()
             .map(|k| transform_slow(p, k))
             .min_by_key(|q| q.bits())
             .unwrap();

@@ -16,7 +16,7 @@ fn check(rules: Rules) -> (u64, u64) {
     let (mut edges, mut listed, mut positions) = (0, 0, 0);
     for pos in index.walk(0, index.len()) {
         positions += 1;
-        for &m in rules.moves_unless_primitive(pos).iter() {
+        for &m in rules.legal_moves(pos).iter() {
             edges += 1;
             if positions % 61 == 0 {
                 let child = play_unchecked(pos, m);
@@ -36,10 +36,7 @@ fn check(rules: Rules) -> (u64, u64) {
             "{rules:?}: {pos} lists a parent twice"
         );
         for &q in &parents {
-            let reaches = rules
-                .moves_unless_primitive(q)
-                .iter()
-                .any(|&m| play_unchecked(q, m) == pos);
+            let reaches = rules.legal_moves(q).iter().any(|&m| play_unchecked(q, m) == pos);
             assert!(
                 reaches,
                 "{rules:?}: {q} is listed as a parent of {pos} but has no move to it"

@@ -8,14 +8,15 @@
 //! remoteness, then ties the same way; what is left is a draw.
 #![forbid(unsafe_code)]
 
-mod groups;
+//!
+//! The records, their numbering and the [`Solution`](topitop_table::Solution)
+//! it returns are the shared vocabulary of `topitop-table`; storing them is
+//! `topitop-db`'s business.
+
 mod order;
-mod record;
-mod solution;
+mod solve;
 mod tier;
 pub mod verify;
 
-pub use groups::{GroupIndex, TierGroups};
 pub use order::{solve_levels, solve_order};
-pub use record::{Record, MAX_REMOTENESS};
-pub use solution::{solve, solve_resumable, Checkpoint, NoCheckpoint, Progress, Solution, SolveOptions};
+pub use solve::{solve, solve_resumable, Progress, SolveOptions};

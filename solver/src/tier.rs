@@ -10,9 +10,7 @@
 use rayon::prelude::*;
 use topitop_game::group::{half_len, plausible_slides, slot_in_half};
 use topitop_game::{play_unchecked, Move, MoveList, Player, Position, Rules, Value};
-
-use crate::groups::GroupIndex;
-use crate::record::Record;
+use topitop_table::{GroupIndex, Record};
 
 /// What already solved lower tiers say of a half's moves.
 #[derive(Clone, Copy, Default)]
@@ -187,7 +185,7 @@ impl Search<'_> {
         (blue, found): (&[Child], &mut Vec<Child>),
         edges: &mut Vec<Edge>,
     ) {
-        self.rules.generate_without_pass(pos, list);
+        self.rules.generate_piece_moves(pos, list);
         found.clear();
         // Both sides generate shared moves in the same relative order.
         let mut next_shared = 0;

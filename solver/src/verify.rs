@@ -4,9 +4,7 @@
 use rayon::prelude::*;
 use topitop_game::group::group;
 use topitop_game::{play_unchecked, MoveList, Position, Value};
-
-use crate::record::Record;
-use crate::solution::Solution;
+use topitop_table::{Record, Solution};
 
 /// One position whose record breaks its conditions.
 #[derive(Clone, Debug)]
@@ -91,7 +89,7 @@ fn check(solution: &Solution, pos: Position, rec: Record, list: &mut MoveList) -
             Err(format!("primitive {p} stored as {rec}"))
         };
     }
-    rules.generate(pos, list);
+    rules.generate_gamesman_moves(pos, list);
     if list.is_empty() {
         return Err("no moves and not primitive".into());
     }

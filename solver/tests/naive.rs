@@ -3,7 +3,8 @@
 
 use topitop_game::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Value, Variant};
 use topitop_solver::verify::verify;
-use topitop_solver::{solve, Record, SolveOptions};
+use topitop_solver::{solve, SolveOptions};
+use topitop_table::Record;
 
 /// Values by the definitions, level by level: a win at r has a losing child
 /// at r-1; a loss at r has only winning children, the slowest at r-1; then
@@ -19,7 +20,7 @@ fn naive(rules: Rules) -> Vec<(Position, Record)> {
         .map(|(&p, pr)| match pr {
             Some(_) => Vec::new(),
             None => rules
-                .moves(p)
+                .gamesman_moves(p)
                 .iter()
                 .map(|&m| idx.index(play_unchecked(p, m)).unwrap() as usize)
                 .collect(),

@@ -5,7 +5,8 @@ use std::path::Path;
 
 use topitop_db::{write, Database, WriteOptions};
 use topitop_game::{Budget, Rules, Ruleset, Variant};
-use topitop_solver::{solve, Solution, SolveOptions};
+use topitop_solver::{solve, SolveOptions};
+use topitop_table::Solution;
 
 /// A solved reduced game.
 pub fn solved(variant: u8, budget: &str, symmetric: bool) -> Solution {

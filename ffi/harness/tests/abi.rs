@@ -29,7 +29,7 @@ fn native(rules: Rules, p: Position) -> String {
         autogui_position(p)
     );
     // GenerateMoves prepends, so its list runs in reverse generation order.
-    for &m in rules.moves(p).iter().rev() {
+    for &m in rules.gamesman_moves(p).iter().rev() {
         let child = match rules.primitive(p) {
             None => play_unchecked(p, m).to_string(),
             Some(_) => "-".to_string(),

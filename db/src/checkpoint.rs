@@ -1,0 +1,241 @@
+//! Solve checkpoints on disk, so that an interrupted solve resumes.
+//!
+//! The solver finishes tiers a level at a time; each level's new tiers go
+//! into one file of the checkpoint directory, named by its first tier:
+//! `<tier in hex>.level`. The format is in `db/FORMAT.md` ("Solve
+//! checkpoints"). Each file is written to a temporary name, synced and
+//! renamed, so a file that exists is complete; one that fails its checks
+//! is ignored and its tiers are solved again.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use topitop_game::Tier;
+use topitop_table::{Checkpoint, Record};
+
+use crate::error::DbError;
+use crate::header::checksum;
+
+/// The magic number of checkpoint format 3 (2 used FNV-1a checksums).
+const MAGIC: &[u8; 8] = b"TOPICKP3";
+/// Magic, symmetry flag, tier count.
+const PREAMBLE: usize = 8 + 1 + 4;
+
+/// A directory of checkpoint files for one solve.
+pub struct CheckpointDir {
+    dir: PathBuf,
+    symmetric: bool,
+    /// Records of the tiers found on disk, by tier number.
+    found: HashMap<u64, Vec<Record>>,
+    /// Tiers taken from earlier runs so far.
+    resumed: usize,
+}
+
+impl CheckpointDir {
+    /// The checkpoints in `dir` (created if missing) of a solve with or
+    /// without symmetry; reads those an earlier run left.
+    ///
+    /// # Errors
+    /// The directory cannot be created or listed.
+    pub fn open(dir: impl Into<PathBuf>, symmetric: bool) -> Result<CheckpointDir, DbError> {
+        let dir = dir.into();
+        let io = |source| DbError::Io {
+            path: dir.clone(),
+            source,
+        };
+        fs::create_dir_all(&dir).map_err(io)?;
+        let mut found = HashMap::new();
+        for entry in fs::read_dir(&dir).map_err(io)?.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|x| x == "level") {
+                if let Some(tiers) = fs::read(&path).ok().and_then(|b| decode(&b, symmetric)) {
+                    found.extend(tiers);
+                }
+            }
+        }
+        Ok(CheckpointDir {
+            dir,
+            symmetric,
+            found,
+            resumed: 0,
+        })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Tiers taken from earlier runs so far.
+    pub fn resumed(&self) -> usize {
+        self.resumed
+    }
+
+    /// Removes the directory once the final result is written.
+    ///
+    /// # Errors
+    /// The directory cannot be removed.
+    pub fn remove(self) -> Result<(), DbError> {
+        fs::remove_dir_all(&self.dir).map_err(|source| DbError::Io {
+            path: self.dir,
+            source,
+        })
+    }
+}
+
+/// The bytes of a checkpoint file holding `finished`.
+fn encode(symmetric: bool, finished: &[(Tier, &[Record])]) -> Vec<u8> {
+    let records: usize = finished.iter().map(|(_, r)| r.len()).sum();
+    let mut out = Vec::with_capacity(PREAMBLE + 16 * finished.len() + 2 * records + 8);
+    out.extend(MAGIC);
+    out.push(u8::from(symmetric));
+    out.extend((finished.len() as u32).to_le_bytes());
+    for (tier, records) in finished {
+        out.extend(tier.number().to_le_bytes());
+        out.extend((records.len() as u64).to_le_bytes());
+        for r in *records {
+            out.extend(r.bits().to_le_bytes());
+        }
+    }
+    let sum = checksum(&out);
+    out.extend(sum.to_le_bytes());
+    out
+}
+
+/// The tiers of one checkpoint file, or `None` if it is torn, corrupt or
+/// from a solve with other options.
+fn decode(bytes: &[u8], symmetric: bool) -> Option<Vec<(u64, Vec<Record>)>> {
+    let body = bytes.len().checked_sub(8)?;
+    let (head, sum) = bytes.split_at(body);
+    if body < PREAMBLE || sum != checksum(head).to_le_bytes() || &head[..8] != MAGIC {
+        return None;
+    }
+    if head[8] != u8::from(symmetric) {
+        return None;
+    }
+    let count = u32::from_le_bytes(head[9..13].try_into().ok()?);
+    let mut at = PREAMBLE;
+    let u64_at = |at: &mut usize| -> Option<u64> {
+        let v = u64::from_le_bytes(head.get(*at..*at + 8)?.try_into().ok()?);
+        *at += 8;
+        Some(v)
+    };
+    let mut tiers = Vec::new();
+    for _ in 0..count {
+        let number = u64_at(&mut at)?;
+        let len = usize::try_from(u64_at(&mut at)?).ok()?;
+        let raw = head.get(at..at.checked_add(len.checked_mul(2)?)?)?;
+        at += 2 * len;
+        let records = raw
+            .chunks_exact(2)
+            .map(|c| Record::from_bits(u16::from_le_bytes([c[0], c[1]])))
+            .collect::<Option<Vec<Record>>>()?;
+        tiers.push((number, records));
+    }
+    (at == body).then_some(tiers)
+}
+
+impl Checkpoint for CheckpointDir {
+    fn load(&mut self, tier: Tier, records: &mut [Record]) -> bool {
+        match self.found.remove(&tier.number()) {
+            Some(saved) if saved.len() == records.len() => {
+                records.copy_from_slice(&saved);
+                self.resumed += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn save(&mut self, finished: &[(Tier, &[Record])]) -> std::io::Result<()> {
+        let Some((first, _)) = finished.first() else {
+            return Ok(());
+        };
+        let path = self.dir.join(format!("{:09x}.level", first.number()));
+        let tmp = path.with_extension("tmp");
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(&encode(self.symmetric, finished))?;
+        f.sync_all()?;
+        fs::rename(&tmp, &path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use topitop_game::{Budget, Value};
+
+    fn sample() -> (Vec<Tier>, Vec<Vec<Record>>) {
+        let tiers: Vec<Tier> = Tier::all(Budget::new(1, 1, 1, 1).unwrap())
+            .into_iter()
+            .take(3)
+            .collect();
+        let records = (0..3u16)
+            .map(|k| (0..5 + k).map(|r| Record::new(Value::Win, r)).collect())
+            .collect();
+        (tiers, records)
+    }
+
+    #[test]
+    fn a_file_round_trips() {
+        let (tiers, records) = sample();
+        let finished: Vec<(Tier, &[Record])> = tiers
+            .iter()
+            .copied()
+            .zip(records.iter().map(Vec::as_slice))
+            .collect();
+        let bytes = encode(true, &finished);
+        let back = decode(&bytes, true).unwrap();
+        assert_eq!(back.len(), 3);
+        for ((n, r), (t, want)) in back.iter().zip(&finished) {
+            assert_eq!(*n, t.number());
+            assert_eq!(r.as_slice(), *want);
+        }
+        assert!(decode(&bytes, false).is_none(), "the symmetry flag must match");
+    }
+
+    #[test]
+    fn any_damage_is_refused() {
+        let (tiers, records) = sample();
+        let finished: Vec<(Tier, &[Record])> = tiers
+            .iter()
+            .copied()
+            .zip(records.iter().map(Vec::as_slice))
+            .collect();
+        let bytes = encode(true, &finished);
+        for at in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x04;
+            assert!(
+                decode(&bad, true).is_none(),
+                "a flipped bit at {at} went unnoticed"
+            );
+        }
+        for cut in 0..bytes.len() {
+            assert!(
+                decode(&bytes[..cut], true).is_none(),
+                "a file cut to {cut} bytes was taken"
+            );
+        }
+    }
+
+    #[test]
+    fn saved_levels_are_found_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tiers, records) = sample();
+        let mut store = CheckpointDir::open(dir.path().join("x.ckpt"), true).unwrap();
+        store
+            .save(&[(tiers[0], &records[0]), (tiers[1], &records[1])])
+            .unwrap();
+        let mut again = CheckpointDir::open(dir.path().join("x.ckpt"), true).unwrap();
+        let mut out = vec![Record::UNSOLVED; records[1].len()];
+        assert!(again.load(tiers[1], &mut out));
+        assert_eq!(out, records[1]);
+        assert!(!again.load(tiers[2], &mut vec![Record::UNSOLVED; records[2].len()]));
+        assert_eq!(again.resumed(), 1);
+        again.remove().unwrap();
+        assert!(!dir.path().join("x.ckpt").exists());
+    }
+}

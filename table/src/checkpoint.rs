@@ -1,0 +1,32 @@
+//! Where finished tiers are kept so that an interrupted solve can resume.
+
+use topitop_game::Tier;
+
+use crate::Record;
+
+/// A store of finished tiers. The solver knows nothing of files: it asks
+/// the store for tiers before solving them and hands it each finished
+/// level; the database crate keeps them on disk.
+pub trait Checkpoint {
+    /// Fills `records` (the tier's whole range) from a finished earlier run
+    /// of the same rules and options; false if there is none.
+    fn load(&mut self, tier: Tier, records: &mut [Record]) -> bool;
+
+    /// Keeps the records of newly finished tiers (one level at a time).
+    ///
+    /// # Errors
+    /// The checkpoint could not be written.
+    fn save(&mut self, finished: &[(Tier, &[Record])]) -> std::io::Result<()>;
+}
+
+/// No checkpoints: nothing to resume, nothing kept.
+pub struct NoCheckpoint;
+
+impl Checkpoint for NoCheckpoint {
+    fn load(&mut self, _: Tier, _: &mut [Record]) -> bool {
+        false
+    }
+    fn save(&mut self, _: &[(Tier, &[Record])]) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,305 @@
+//! The numbering of the positions a solve keeps and a database stores:
+//! whole groups of canonical boards.
+//!
+//! Boards are numbered as [`StateIndex::board_number`] numbers them
+//! (compositions in tier-number order, boards by lexicographic rank). With
+//! symmetry, only canonical boards (the smallest of their 8 images) have a
+//! group; without, every board has one. Groups follow each other in board
+//! order, each holding its positions in [`topitop_game::group`] order, so
+//! each tier's records form one contiguous range and the array is exactly
+//! what the database stores.
+//!
+//! The canonical form of a position has a canonical board, so every
+//! position has a record. A board that some symmetry maps to itself also
+//! keeps the positions that are images of other members of its group; they
+//! are solved like any other and agree with their images, but they are not
+//! classes of their own, and [`GroupIndex::duplicates`] lists them.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+use topitop_game::group::{group, group_len, slot};
+use topitop_game::index::TierRange;
+use topitop_game::{symmetry, Board, Budget, IndexError, Position, StateIndex};
+
+/// A word of the bitmap of boards that have a group, with the number of
+/// groups before it.
+#[derive(Clone, Copy, Debug, Default)]
+struct RankWord {
+    bits: u64,
+    before: u32,
+}
+
+/// The groups and records of one tier.
+#[derive(Clone, Debug)]
+pub struct TierGroups {
+    /// Ordinal of the tier's first group.
+    pub first_group: u32,
+    /// Groups in the tier.
+    pub groups: u32,
+    /// The tier's records.
+    pub records: Range<u64>,
+}
+
+/// A bijection between the positions kept by a solve and `0..len()`.
+#[derive(Clone, Debug)]
+pub struct GroupIndex {
+    states: StateIndex,
+    symmetric: bool,
+    tiers: Vec<TierGroups>,
+    words: Vec<RankWord>,
+    /// First record of each group, and the total at the end.
+    starts: Vec<u32>,
+    /// The board of each group.
+    boards: Vec<Board>,
+    /// Ordinals of groups whose board some symmetry fixes.
+    self_symmetric: Vec<u32>,
+}
+
+impl GroupIndex {
+    /// The numbering for `budget`, with or without symmetry.
+    ///
+    /// # Panics
+    /// More than 2³² − 1 records (no budget of this game has that many).
+    pub fn new(budget: Budget, symmetric: bool) -> GroupIndex {
+        let states = StateIndex::new(budget);
+        let surveys: Vec<Survey> = states
+            .tiers()
+            .par_iter()
+            .map(|range| survey_tier(&states, range, symmetric))
+            .collect();
+        let groups: usize = surveys.iter().map(|s| s.boards.len()).sum();
+        let mut words = vec![RankWord::default(); (states.boards() as usize).div_ceil(64)];
+        let mut starts = Vec::with_capacity(groups + 1);
+        let mut boards = Vec::with_capacity(groups);
+        let mut self_symmetric = Vec::new();
+        let mut tiers = Vec::with_capacity(surveys.len());
+        let mut records = 0u64;
+        for (range, survey) in states.tiers().iter().zip(surveys) {
+            let first_group = starts.len() as u32;
+            let first_record = records;
+            self_symmetric.extend(survey.self_symmetric.iter().map(|&k| first_group + k));
+            for ((&rank, &size), board) in survey.ranks.iter().zip(&survey.sizes).zip(survey.boards) {
+                let n = range.board_offset + u64::from(rank);
+                words[(n / 64) as usize].bits |= 1 << (n % 64);
+                starts.push(u32::try_from(records).expect("records fit 32 bits"));
+                boards.push(board);
+                records += u64::from(size);
+            }
+            tiers.push(TierGroups {
+                first_group,
+                groups: starts.len() as u32 - first_group,
+                records: first_record..records,
+            });
+        }
+        starts.push(u32::try_from(records).expect("records fit 32 bits"));
+        let mut before = 0;
+        for w in &mut words {
+            w.before = before;
+            before += w.bits.count_ones();
+        }
+        GroupIndex {
+            states,
+            symmetric,
+            tiers,
+            words,
+            starts,
+            boards,
+            self_symmetric,
+        }
+    }
+
+    /// The board numbering and tier layout underneath.
+    pub fn states(&self) -> &StateIndex {
+        &self.states
+    }
+
+    /// The piece budget.
+    pub fn budget(&self) -> Budget {
+        self.states.budget()
+    }
+
+    /// True when only canonical boards have groups.
+    pub fn is_symmetric(&self) -> bool {
+        self.symmetric
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> u64 {
+        u64::from(self.starts[self.starts.len() - 1])
+    }
+
+    /// True when there are no records (never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of groups.
+    pub fn groups(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Per tier, in the order of [`StateIndex::tiers`].
+    pub fn tiers(&self) -> &[TierGroups] {
+        &self.tiers
+    }
+
+    /// The ordinal of board number `n`'s group, if it has one.
+    #[inline]
+    pub fn group_of_board(&self, n: u64) -> Option<u32> {
+        let w = self.words.get((n / 64) as usize)?;
+        let bit = 1u64 << (n % 64);
+        (w.bits & bit != 0).then(|| w.before + (w.bits & (bit - 1)).count_ones())
+    }
+
+    /// The records of group `g`.
+    #[inline]
+    pub fn group_records(&self, g: u32) -> Range<u64> {
+        u64::from(self.starts[g as usize])..u64::from(self.starts[g as usize + 1])
+    }
+
+    /// The record number of `pos`.
+    ///
+    /// # Errors
+    /// The position is over the budget or its forbidden slide is not one a
+    /// move could have left.
+    #[inline]
+    pub fn index(&self, pos: Position) -> Result<u64, IndexError> {
+        let key = if self.symmetric {
+            symmetry::canonical(pos)
+        } else {
+            pos
+        };
+        let n = self.states.board_number(key.board())?;
+        let not_indexable = || IndexError::NotIndexable(pos.to_string());
+        let g = self.group_of_board(n).ok_or_else(not_indexable)?;
+        let at = slot(key).ok_or_else(not_indexable)?;
+        Ok(u64::from(self.starts[g as usize]) + at as u64)
+    }
+
+    /// The position with record number `i`.
+    ///
+    /// # Errors
+    /// `i` is not below [`GroupIndex::len`].
+    pub fn position(&self, i: u64) -> Result<Position, IndexError> {
+        let out_of_range = IndexError::OutOfRange {
+            index: i,
+            size: self.len(),
+        };
+        if i >= self.len() {
+            return Err(out_of_range);
+        }
+        let g = self.starts.partition_point(|&s| u64::from(s) <= i) - 1;
+        let within = i - u64::from(self.starts[g]);
+        group(self.boards[g]).nth(within as usize).ok_or(out_of_range)
+    }
+
+    /// The board of group `g`.
+    ///
+    /// # Panics
+    /// `g` is not below [`GroupIndex::groups`].
+    #[inline]
+    pub fn board_of_group(&self, g: u32) -> Board {
+        self.boards[g as usize]
+    }
+
+    /// The record numbers of positions kept beside their own images: members
+    /// of a self-symmetric board's group that are not canonical. Empty
+    /// without symmetry.
+    pub fn duplicates(&self) -> impl Iterator<Item = u64> + '_ {
+        self.self_symmetric.iter().flat_map(move |&g| {
+            let first = u64::from(self.starts[g as usize]);
+            group(self.board_of_group(g))
+                .enumerate()
+                .filter(|&(_, p)| symmetry::canonical(p) != p)
+                .map(move |(k, _)| first + k as u64)
+        })
+    }
+}
+
+/// The boards of one tier that have a group, in rank order.
+struct Survey {
+    /// Their ranks within the tier.
+    ranks: Vec<u32>,
+    /// The boards.
+    boards: Vec<Board>,
+    /// Their group sizes.
+    sizes: Vec<u8>,
+    /// Places in `boards` of those that a symmetry other than the identity
+    /// fixes.
+    self_symmetric: Vec<u32>,
+}
+
+fn survey_tier(states: &StateIndex, range: &TierRange, symmetric: bool) -> Survey {
+    let mut survey = Survey {
+        ranks: Vec::new(),
+        boards: Vec::new(),
+        sizes: Vec::new(),
+        self_symmetric: Vec::new(),
+    };
+    for (rank, pos) in states
+        .walk(range.offset, range.offset + range.boards())
+        .enumerate()
+    {
+        let board = pos.board();
+        if symmetric {
+            let standing = symmetry::board_standing(board);
+            if !standing.canonical {
+                continue;
+            }
+            if standing.self_symmetric {
+                survey.self_symmetric.push(survey.boards.len() as u32);
+            }
+        }
+        survey.ranks.push(rank as u32);
+        survey.boards.push(board);
+        survey.sizes.push(group_len(board) as u8);
+    }
+    survey
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kept_position_round_trips() {
+        for symmetric in [true, false] {
+            let gi = GroupIndex::new(Budget::new(1, 1, 2, 1).unwrap(), symmetric);
+            let duplicates: std::collections::HashSet<u64> = gi.duplicates().collect();
+            for i in (0..gi.len()).filter(|i| !duplicates.contains(i)) {
+                let p = gi.position(i).unwrap();
+                assert_eq!(gi.index(p).unwrap(), i, "{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_position_finds_its_class() {
+        let budget = Budget::new(1, 1, 2, 2).unwrap();
+        let gi = GroupIndex::new(budget, true);
+        let states = StateIndex::new(budget);
+        let duplicates: std::collections::HashSet<u64> = gi.duplicates().collect();
+        let mut classes = std::collections::HashSet::new();
+        for p in states.walk(0, states.len()) {
+            let i = gi.index(p).unwrap();
+            let c = gi.position(i).unwrap();
+            assert_eq!(symmetry::canonical(p), c, "{p}");
+            assert!(!duplicates.contains(&i), "{p} maps to a duplicate");
+            classes.insert(i);
+        }
+        assert_eq!(classes.len() as u64 + duplicates.len() as u64, gi.len());
+        assert!(!duplicates.is_empty());
+    }
+
+    #[test]
+    fn tiers_are_contiguous() {
+        let gi = GroupIndex::new(Budget::new(2, 1, 2, 2).unwrap(), true);
+        let mut next = 0;
+        for t in gi.tiers() {
+            assert_eq!(t.records.start, next);
+            next = t.records.end;
+        }
+        assert_eq!(next, gi.len());
+    }
+}

@@ -1,0 +1,104 @@
+//! Every position's record under a ruleset.
+
+use rayon::prelude::*;
+use topitop_game::{Position, Rules, Value};
+
+use crate::{GroupIndex, Record};
+
+/// Every position's record, numbered by a [`GroupIndex`].
+///
+/// With symmetry, records are kept for the groups of canonical boards only;
+/// [`Solution::get`] looks other positions up through their canonical form.
+pub struct Solution {
+    rules: Rules,
+    index: GroupIndex,
+    records: Vec<Record>,
+}
+
+impl Solution {
+    /// Assembles a solution from records numbered by a fresh index of
+    /// `rules`' budget, with or without symmetry.
+    ///
+    /// # Panics
+    /// `records` does not match the index size.
+    pub fn from_parts(rules: Rules, records: Vec<Record>, symmetric: bool) -> Solution {
+        Solution::from_index(rules, GroupIndex::new(rules.budget(), symmetric), records)
+    }
+
+    /// Assembles a solution from records numbered by `index`.
+    ///
+    /// # Panics
+    /// `records` does not match the index size.
+    pub fn from_index(rules: Rules, index: GroupIndex, records: Vec<Record>) -> Solution {
+        assert_eq!(
+            records.len() as u64,
+            index.len(),
+            "one record per indexed position"
+        );
+        Solution {
+            rules,
+            index,
+            records,
+        }
+    }
+
+    /// The rules solved.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The numbering the records follow.
+    pub fn index(&self) -> &GroupIndex {
+        &self.index
+    }
+
+    /// The records by number.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// True when only canonical boards were solved.
+    pub fn is_symmetric(&self) -> bool {
+        self.index.is_symmetric()
+    }
+
+    /// The record of `pos`, or `None` if it is not indexable.
+    pub fn get(&self, pos: Position) -> Option<Record> {
+        self.index.index(pos).ok().map(|i| self.records[i as usize])
+    }
+
+    /// Solved positions by value (win, lose, tie, draw), one per symmetry
+    /// class when the solve used symmetry.
+    pub fn counts(&self) -> [u64; 4] {
+        let mut counts = count_values(&self.records);
+        for i in self.index.duplicates() {
+            if let Some(v) = self.records[i as usize].value() {
+                counts[v.index()] -= 1;
+            }
+        }
+        counts
+    }
+
+    /// The largest remoteness of a win, loss or tie.
+    pub fn largest_remoteness(&self) -> u16 {
+        self.records
+            .iter()
+            .filter(|r| matches!(r.value(), Some(Value::Win | Value::Lose | Value::Tie)))
+            .map(|r| r.remoteness())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+fn count_values(records: &[Record]) -> [u64; 4] {
+    records
+        .par_chunks(1 << 20)
+        .map(|chunk| {
+            let mut c = [0u64; 4];
+            for v in chunk.iter().filter_map(|r| r.value()) {
+                c[v.index()] += 1;
+            }
+            c
+        })
+        .reduce(|| [0; 4], |a, b| std::array::from_fn(|k| a[k] + b[k]))
+}

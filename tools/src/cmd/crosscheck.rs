@@ -1,0 +1,278 @@
+//! `topitop crosscheck`: compare two databases position by position, or a
+//! database with GamesmanClassic's own tier database files.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use topitop_db::gamesman_classic::{find_tier_files, read_tier_file, GcRecord};
+use topitop_db::Database;
+use topitop_game::{gchash, Position, Tier, Value};
+use topitop_table::Record;
+
+use crate::common::{open_db, DbArgs};
+use crate::progress::CountBar;
+
+/// Arguments of `crosscheck`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Two database files to compare (A B).
+    #[arg(value_name = "DB", num_args = 0..=2)]
+    pub files: Vec<PathBuf>,
+    /// Compare our database (--db, or the rules options) with the
+    /// GamesmanClassic tier files in DIR (its data directory or one
+    /// mtopitop_<option>_tierdb folder).
+    #[arg(long, value_name = "DIR")]
+    pub gamesman_classic: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Examples of differences to print.
+    #[arg(long, default_value_t = 10)]
+    pub examples: usize,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+struct TierDiff {
+    compared: u64,
+    value_differs: u64,
+    remoteness_differs: u64,
+    missing: u64,
+}
+
+impl TierDiff {
+    fn add(&mut self, o: &TierDiff) {
+        self.compared += o.compared;
+        self.value_differs += o.value_differs;
+        self.remoteness_differs += o.remoteness_differs;
+        self.missing += o.missing;
+    }
+}
+
+#[derive(Serialize)]
+struct Report {
+    a: String,
+    b: String,
+    tiers: usize,
+    total: TierDiff,
+    by_tier: BTreeMap<u64, TierDiff>,
+    examples: Vec<String>,
+}
+
+/// One position's comparison: (value differs, remoteness differs).
+fn compare(a: (Option<Value>, u16), b: (Option<Value>, u16)) -> (bool, bool) {
+    if a.0 != b.0 {
+        return (true, false);
+    }
+    (false, a.0 != Some(Value::Draw) && a.1 != b.1)
+}
+
+fn ours(r: Record) -> (Option<Value>, u16) {
+    (r.value(), r.remoteness())
+}
+
+fn show(r: (Option<Value>, u16)) -> String {
+    match r.0 {
+        Some(Value::Draw) => "draw".into(),
+        Some(v) => format!("{} {}", v.name(), r.1),
+        None => "unsolved".into(),
+    }
+}
+
+type Part = (BTreeMap<u64, TierDiff>, Vec<String>);
+
+fn note(
+    part: &mut Part,
+    tier: u64,
+    pos: Position,
+    a: (Option<Value>, u16),
+    b: (Option<Value>, u16),
+    keep: usize,
+) {
+    let d = part.0.entry(tier).or_default();
+    d.compared += 1;
+    let (v, r) = compare(a, b);
+    d.value_differs += u64::from(v);
+    d.remoteness_differs += u64::from(r);
+    if (v || r) && part.1.len() < keep {
+        part.1.push(format!("{pos}: {} vs {}", show(a), show(b)));
+    }
+}
+
+fn merge(mut a: Part, b: Part, keep: usize) -> Part {
+    for (t, d) in b.0 {
+        a.0.entry(t).or_default().add(&d);
+    }
+    a.1.extend(b.1);
+    a.1.truncate(keep);
+    a
+}
+
+fn two_databases(a: &Database, b: &Database, keep: usize) -> anyhow::Result<Part> {
+    anyhow::ensure!(
+        a.rules().budget() == b.rules().budget(),
+        "{} and {} have different piece budgets ({} and {})",
+        a.path().display(),
+        b.path().display(),
+        a.rules().budget(),
+        b.rules().budget()
+    );
+    let bar = CountBar::new("comparing", "blocks");
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let part = (0..a.blocks())
+        .into_par_iter()
+        .map(|blk| -> anyhow::Result<Part> {
+            let mut part = Part::default();
+            for (pos, ra) in a.block_positions(blk)? {
+                let rb = b.get(pos)?;
+                note(
+                    &mut part,
+                    Tier::of(pos.board()).number(),
+                    pos,
+                    ours(ra),
+                    ours(rb),
+                    keep,
+                );
+            }
+            bar.set(
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+                a.blocks() as u64,
+            );
+            Ok(part)
+        })
+        .try_reduce(Part::default, |x, y| Ok(merge(x, y, keep)))?;
+    bar.finish();
+    Ok(part)
+}
+
+fn with_gamesman_classic(db: &Database, dir: &std::path::Path, keep: usize) -> anyhow::Result<(Part, usize)> {
+    let budget = db.rules().budget();
+    let option = u64::from(db.rules().ruleset().variant().number());
+    let files: Vec<_> = find_tier_files(dir)?
+        .into_iter()
+        .filter(|f| f.option == option)
+        .collect();
+    anyhow::ensure!(
+        !files.is_empty(),
+        "{}: no tier files for option {option} (the database's variant)",
+        dir.display()
+    );
+    let bar = CountBar::new("comparing", "tiers");
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let part = files
+        .par_iter()
+        .map(|f| -> anyhow::Result<Part> {
+            let tier = Tier::from_number(f.tier, budget)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", f.path.display()))?;
+            let records = read_tier_file(&f.path, tier.size())?;
+            let mut part = Part::default();
+            for (tp, &bits) in records.iter().enumerate() {
+                let GcRecord::Solved(v, r) = GcRecord::from_bits(bits) else {
+                    continue;
+                };
+                let pos = gchash::unhash(f.tier, tp as u64, budget)?;
+                match db.get(pos) {
+                    Ok(rec) => note(&mut part, f.tier, pos, (Some(v), u16::from(r)), ours(rec), keep),
+                    Err(_) => {
+                        let d = part.0.entry(f.tier).or_default();
+                        d.missing += 1;
+                    }
+                }
+            }
+            bar.set(
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+                files.len() as u64,
+            );
+            Ok(part)
+        })
+        .try_reduce(Part::default, |x, y| Ok(merge(x, y, keep)))?;
+    bar.finish();
+    Ok((part, files.len()))
+}
+
+/// Runs `crosscheck`; fails when anything differs.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (a_name, b_name, (by_tier, examples), tiers) = match (&args.gamesman_classic, args.files.as_slice()) {
+        (Some(dir), []) => {
+            let db = args.db.open()?;
+            let (part, n) = with_gamesman_classic(&db, dir, args.examples)?;
+            (
+                dir.display().to_string(),
+                db.path().display().to_string(),
+                part,
+                n,
+            )
+        }
+        (None, [a, b]) => {
+            let (da, dbb) = (open_db(a)?, open_db(b)?);
+            let part = two_databases(&da, &dbb, args.examples)?;
+            let n = part.0.len();
+            (a.display().to_string(), b.display().to_string(), part, n)
+        }
+        _ => anyhow::bail!("give two database files, or --gamesman-classic DIR (with --db or rules options)"),
+    };
+    let mut total = TierDiff::default();
+    for d in by_tier.values() {
+        total.add(d);
+    }
+    let differing: BTreeMap<u64, TierDiff> = by_tier
+        .into_iter()
+        .filter(|(_, d)| d.value_differs + d.remoteness_differs > 0)
+        .collect();
+    let report = Report {
+        a: a_name,
+        b: b_name,
+        tiers,
+        total,
+        by_tier: differing,
+        examples,
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        let t = &report.total;
+        writeln!(out, "A: {}\nB: {}", report.a, report.b)?;
+        writeln!(
+            out,
+            "compared {} positions in {} tiers: {} differ in value, {} in remoteness only",
+            t.compared, report.tiers, t.value_differs, t.remoteness_differs
+        )?;
+        if t.missing > 0 {
+            // GamesmanClassic's isLegal accepts forbidden slides that no move
+            // can leave (e.g. behind a castle); our index leaves them out.
+            writeln!(
+                out,
+                "{} slots solved by GamesmanClassic are outside our index (forbidden slides no move can leave); not compared",
+                t.missing
+            )?;
+        }
+        if !report.by_tier.is_empty() {
+            writeln!(
+                out,
+                "{:>12} {:>10} {:>10} {:>10}",
+                "tier", "compared", "value", "remoteness"
+            )?;
+            for (tier, d) in &report.by_tier {
+                writeln!(
+                    out,
+                    "{tier:>12} {:>10} {:>10} {:>10}",
+                    d.compared, d.value_differs, d.remoteness_differs
+                )?;
+            }
+        }
+        for e in &report.examples {
+            writeln!(out, "  {e}")?;
+        }
+    }
+    let t = &report.total;
+    anyhow::ensure!(
+        t.value_differs + t.remoteness_differs == 0,
+        "the two sides differ"
+    );
+    Ok(())
+}

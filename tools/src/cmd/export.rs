@@ -1,0 +1,187 @@
+//! `topitop export`: remoteness tables from a database.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use rayon::prelude::*;
+use topitop_game::{Position, Tier, Value};
+use topitop_table::Record;
+
+use crate::common::DbArgs;
+use crate::progress::CountBar;
+use topitop_serve::response::value_name;
+
+/// Output formats.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Tab-separated, with a header line.
+    Tsv,
+    /// Comma-separated, with a header line.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+/// Arguments of `export`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Output file (default: standard output). Written atomically.
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "tsv")]
+    pub format: Format,
+    /// Only this tier (GamesmanClassic tier number).
+    #[arg(long, value_name = "N")]
+    pub tier: Option<u64>,
+    /// Only these values (comma-separated: win,lose,tie,draw).
+    #[arg(long, value_delimiter = ',', value_name = "V,...")]
+    pub value: Vec<String>,
+    /// Write counts by value and remoteness, overall and per tier, instead
+    /// of positions.
+    #[arg(long)]
+    pub summary: bool,
+}
+
+/// Runs `export`. One row per symmetry class (the canonical position).
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let db = args.db.open()?;
+    let values: Vec<Value> = args
+        .value
+        .iter()
+        .map(|v| match v.as_str() {
+            "win" => Ok(Value::Win),
+            "lose" => Ok(Value::Lose),
+            "tie" => Ok(Value::Tie),
+            "draw" => Ok(Value::Draw),
+            other => anyhow::bail!("unknown value {other:?} (use win, lose, tie, draw)"),
+        })
+        .collect::<anyhow::Result<_>>()?;
+    // The blocks to read: all, or those holding the tier's boards.
+    let per = u64::from(db.header().block_boards);
+    let blocks = match args.tier {
+        None => 0..db.blocks(),
+        Some(t) => {
+            let tier = Tier::from_number(t, db.rules().budget())?;
+            let r = db
+                .index()
+                .tier_range(tier)
+                .with_context(|| format!("tier {t} is not in this database"))?;
+            (r.board_offset / per) as usize..(r.board_offset + r.boards()).div_ceil(per) as usize
+        }
+    };
+    let keep = |pos: Position, rec: Record| {
+        args.tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
+            && (values.is_empty() || rec.value().is_some_and(|v| values.contains(&v)))
+    };
+    let sink: Box<dyn Write> = match &args.out {
+        Some(p) => Box::new(
+            File::create(tmp_of(p)).with_context(|| format!("cannot create {}", tmp_of(p).display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut out = BufWriter::with_capacity(1 << 20, sink);
+    let bar = CountBar::new("exporting", "blocks");
+    let total = blocks.len() as u64;
+    let mut summary: BTreeMap<(u64, &'static str, i64), u64> = BTreeMap::new();
+    if !args.summary {
+        match args.format {
+            Format::Tsv => writeln!(out, "position\ttier\tvalue\tremoteness")?,
+            Format::Csv => writeln!(out, "position,tier,value,remoteness")?,
+            Format::Jsonl => {}
+        }
+    }
+    let chunk = 64;
+    let list: Vec<usize> = blocks.collect();
+    for (k, part) in list.chunks(chunk).enumerate() {
+        let rows: Vec<Vec<(Position, Record)>> = part
+            .par_iter()
+            .map(|&b| db.block_positions(b))
+            .collect::<Result<_, _>>()?;
+        for (pos, rec) in rows.into_iter().flatten().filter(|&(p, r)| keep(p, r)) {
+            let tier = Tier::of(pos.board()).number();
+            let value = value_name(rec);
+            let rem = if rec.value() == Some(Value::Draw) {
+                -1
+            } else {
+                i64::from(rec.remoteness())
+            };
+            if args.summary {
+                *summary.entry((tier, value, rem)).or_default() += 1;
+                continue;
+            }
+            let rem_text = if rem < 0 { String::new() } else { rem.to_string() };
+            match args.format {
+                Format::Tsv => writeln!(out, "{pos}\t{tier}\t{value}\t{rem_text}")?,
+                Format::Csv => writeln!(out, "{pos},{tier},{value},{rem_text}")?,
+                Format::Jsonl => {
+                    let r = if rem < 0 {
+                        "null".to_string()
+                    } else {
+                        rem.to_string()
+                    };
+                    writeln!(
+                        out,
+                        "{{\"position\":\"{pos}\",\"tier\":{tier},\"value\":\"{value}\",\"remoteness\":{r}}}"
+                    )?
+                }
+            }
+        }
+        bar.set(((k + 1) * chunk).min(list.len()) as u64, total);
+    }
+    bar.finish();
+    if args.summary {
+        write_summary(&mut out, args.format, &summary)?;
+    }
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    drop(file);
+    if let Some(p) = &args.out {
+        File::open(tmp_of(p))?.sync_all()?;
+        std::fs::rename(tmp_of(p), p).with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+fn tmp_of(p: &std::path::Path) -> PathBuf {
+    let mut name = p.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp.{}", std::process::id()));
+    p.with_file_name(name)
+}
+
+/// Counts by (tier, value, remoteness): an `all` row set first, then each tier.
+fn write_summary(
+    out: &mut impl Write,
+    format: Format,
+    counts: &BTreeMap<(u64, &'static str, i64), u64>,
+) -> anyhow::Result<()> {
+    let mut all: BTreeMap<(&'static str, i64), u64> = BTreeMap::new();
+    for (&(_, v, r), &n) in counts {
+        *all.entry((v, r)).or_default() += n;
+    }
+    let rows = all
+        .iter()
+        .map(|(&(v, r), &n)| ("all".to_string(), v, r, n))
+        .chain(counts.iter().map(|(&(t, v, r), &n)| (t.to_string(), v, r, n)));
+    let sep = if format == Format::Csv { "," } else { "\t" };
+    if format != Format::Jsonl {
+        writeln!(out, "tier{sep}value{sep}remoteness{sep}count")?;
+    }
+    for (tier, v, r, n) in rows {
+        let rem = if r < 0 { String::new() } else { r.to_string() };
+        if format == Format::Jsonl {
+            let rj = if r < 0 { "null".to_string() } else { r.to_string() };
+            writeln!(
+                out,
+                "{{\"tier\":\"{tier}\",\"value\":\"{v}\",\"remoteness\":{rj},\"count\":{n}}}"
+            )?;
+        } else {
+            writeln!(out, "{tier}{sep}{v}{sep}{rem}{sep}{n}")?;
+        }
+    }
+    Ok(())
+}

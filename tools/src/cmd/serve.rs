@@ -1,0 +1,116 @@
+//! `topitop serve`: the GamesmanUni backend over the databases in a
+//! directory.
+
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use topitop_game::Budget;
+
+use topitop_serve::server::{self, Limits};
+use topitop_serve::{App, Catalog};
+
+/// Arguments of `serve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory of databases as `topitop solve --out DIR` names them; every
+    /// variant whose database is there is served.
+    #[arg(
+        long = "db",
+        visible_alias = "dir",
+        default_value = "data",
+        value_name = "DIR"
+    )]
+    pub dir: PathBuf,
+    /// Address to listen on (port 0: any free port, printed at startup).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
+    pub bind: SocketAddr,
+    /// Piece budget of the databases to serve (small budgets for tests).
+    #[arg(long, default_value = "2/2/4/4", value_name = "B/R/S/L")]
+    pub budget: String,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Seconds a connection may go without a complete request before it is
+    /// closed (idle keep-alive, slow clients).
+    #[arg(long, default_value_t = 30, value_name = "SECS")]
+    pub idle_timeout: u64,
+}
+
+/// Runs `serve` until SIGINT or SIGTERM.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    init_logging();
+    let budget: Budget = args.budget.parse()?;
+    anyhow::ensure!(args.idle_timeout > 0, "--idle-timeout must be at least 1 second");
+    let catalog = Catalog::open(&args.dir, budget)?;
+    for v in &catalog.variants {
+        tracing::info!(variant = v.spec.id, db = %v.db.path().display(), "serving");
+    }
+    let app = Arc::new(App::new(catalog));
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = args.threads {
+        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        runtime.worker_threads(n);
+    }
+    let runtime = runtime
+        .enable_all()
+        .build()
+        .context("cannot start the server runtime")?;
+    let limits = Limits {
+        idle: Duration::from_secs(args.idle_timeout),
+        grace: Duration::from_secs(10),
+    };
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.bind)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.bind))?;
+        let addr = listener.local_addr()?;
+        // Tests and scripts read this line to find the port.
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "listening on http://{addr}/")?;
+        out.flush()?;
+        drop(out);
+        tracing::info!(%addr, variants = %app.variant_ids().join(","), "listening");
+        server::run(app, listener, limits, shutdown_signal()).await;
+        anyhow::Ok(())
+    })
+}
+
+/// The access log and other events go to standard error at info level;
+/// `RUST_LOG` overrides (e.g. `RUST_LOG=warn` or `RUST_LOG=access=off`).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("SIGINT received"),
+        () = terminate => tracing::info!("SIGTERM received"),
+    }
+}

@@ -1,0 +1,206 @@
+//! `topitop stats`: what GamesmanOne's tier analyzer reports, from a
+//! database.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use topitop_game::{Position, Value};
+
+use crate::common::DbArgs;
+use crate::progress::CountBar;
+
+/// Arguments of `stats`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The longest game of one value, with an example.
+#[derive(Clone, Debug, Default, Serialize)]
+struct Longest {
+    remoteness: u16,
+    example: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+struct Totals {
+    positions: u64,
+    win: u64,
+    lose: u64,
+    tie: u64,
+    draw: u64,
+    unsolved: u64,
+    primitive: u64,
+    moves: u64,
+    longest_win: Longest,
+    longest_lose: Longest,
+    longest_tie: Longest,
+}
+
+impl Totals {
+    fn note(slot: &mut Longest, r: u16, pos: Position) {
+        if slot.example.is_none() || r > slot.remoteness {
+            *slot = Longest {
+                remoteness: r,
+                example: Some(pos.to_string()),
+            };
+        }
+    }
+
+    fn merge(mut self, o: Totals) -> Totals {
+        self.positions += o.positions;
+        self.win += o.win;
+        self.lose += o.lose;
+        self.tie += o.tie;
+        self.draw += o.draw;
+        self.unsolved += o.unsolved;
+        self.primitive += o.primitive;
+        self.moves += o.moves;
+        for (a, b) in [
+            (&mut self.longest_win, o.longest_win),
+            (&mut self.longest_lose, o.longest_lose),
+            (&mut self.longest_tie, o.longest_tie),
+        ] {
+            if a.example.is_none() || (b.example.is_some() && b.remoteness > a.remoteness) {
+                *a = b;
+            }
+        }
+        self
+    }
+}
+
+#[derive(Serialize)]
+struct Report {
+    file: String,
+    rules: String,
+    budget: String,
+    file_bytes: u64,
+    records_stored: u64,
+    /// Symmetry classes (canonical positions) with a value.
+    #[serde(flatten)]
+    totals: Totals,
+    /// Moves per non-primitive position.
+    branching_factor: f64,
+    /// States in our dense index.
+    index_states: u64,
+    /// Slots in GamesmanClassic's hash for the same budget.
+    gamesman_classic_slots: u64,
+    /// index_states / gamesman_classic_slots.
+    gamesman_classic_hash_efficiency: f64,
+    /// Symmetry classes / index states.
+    stored_fraction: f64,
+}
+
+/// Runs `stats`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let db = args.db.open()?;
+    let rules = db.rules();
+    let bar = CountBar::new("analysing", "blocks");
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let totals = (0..db.blocks())
+        .into_par_iter()
+        .map(|b| -> anyhow::Result<Totals> {
+            let mut t = Totals::default();
+            for (pos, rec) in db.block_positions(b)? {
+                t.positions += 1;
+                match rec.value() {
+                    Some(Value::Win) => {
+                        t.win += 1;
+                        Totals::note(&mut t.longest_win, rec.remoteness(), pos);
+                    }
+                    Some(Value::Lose) => {
+                        t.lose += 1;
+                        Totals::note(&mut t.longest_lose, rec.remoteness(), pos);
+                    }
+                    Some(Value::Tie) => {
+                        t.tie += 1;
+                        Totals::note(&mut t.longest_tie, rec.remoteness(), pos);
+                    }
+                    Some(Value::Draw) => t.draw += 1,
+                    None => t.unsolved += 1,
+                }
+                if rules.primitive(pos).is_some() {
+                    t.primitive += 1;
+                } else {
+                    t.moves += rules.gamesman_moves(pos).len() as u64;
+                }
+            }
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            bar.set(n, db.blocks() as u64);
+            Ok(t)
+        })
+        .try_reduce(Totals::default, |a, b| Ok(a.merge(b)))?;
+    bar.finish();
+    let slots: u64 = db.index().tiers().iter().map(|r| r.tier.size()).sum();
+    let index_states = db.index().len();
+    let report = Report {
+        file: db.path().display().to_string(),
+        rules: rules.ruleset().to_string(),
+        budget: rules.budget().to_string(),
+        file_bytes: db.file_len(),
+        records_stored: db.header().records,
+        branching_factor: totals.moves as f64 / (totals.positions - totals.primitive).max(1) as f64,
+        index_states,
+        gamesman_classic_slots: slots,
+        gamesman_classic_hash_efficiency: index_states as f64 / slots as f64,
+        stored_fraction: totals.positions as f64 / index_states as f64,
+        totals,
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(());
+    }
+    let t = &report.totals;
+    writeln!(
+        out,
+        "{}: rules {} budget {}",
+        report.file, report.rules, report.budget
+    )?;
+    writeln!(
+        out,
+        "file size            {} bytes ({} records stored)",
+        report.file_bytes, report.records_stored
+    )?;
+    writeln!(out, "positions (classes)  {}", t.positions)?;
+    writeln!(out, "  win                {}", t.win)?;
+    writeln!(out, "  lose               {}", t.lose)?;
+    writeln!(out, "  tie                {}", t.tie)?;
+    writeln!(out, "  draw               {}", t.draw)?;
+    if t.unsolved > 0 {
+        writeln!(out, "  unsolved           {}", t.unsolved)?;
+    }
+    writeln!(out, "  primitive          {}", t.primitive)?;
+    for (name, l) in [
+        ("win", &t.longest_win),
+        ("lose", &t.longest_lose),
+        ("tie", &t.longest_tie),
+    ] {
+        if let Some(e) = &l.example {
+            writeln!(out, "longest {name:<5}        {} (e.g. {e})", l.remoteness)?;
+        }
+    }
+    writeln!(
+        out,
+        "branching factor     {:.2} moves per non-primitive position",
+        report.branching_factor
+    )?;
+    writeln!(
+        out,
+        "hash efficiency      our index {} states; GamesmanClassic's hash {} slots ({:.1}%)",
+        report.index_states,
+        report.gamesman_classic_slots,
+        100.0 * report.gamesman_classic_hash_efficiency
+    )?;
+    writeln!(
+        out,
+        "symmetry             {:.1}% of indexed states stored as classes",
+        100.0 * report.stored_fraction
+    )?;
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! `topitop`: the command-line tool of the Topitop project, one module per
+//! subcommand in [`cmd`].
+
+#![forbid(unsafe_code)]
+
+mod cmd;
+mod common;
+mod progress;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Topitop, solved: a GamesmanClassic-exact rules engine and its tools.
+#[derive(Parser)]
+#[command(name = "topitop", version = env!("TOPITOP_VERSION"), about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences and distinct positions at each depth from the start.
+    Perft(cmd::perft::Args),
+    /// Show a position: board, turn, forbidden slide, primitive value, moves.
+    Show(cmd::show::Args),
+    /// Solve every position (value and remoteness) and write the result.
+    Solve(cmd::solve::Args),
+    /// Check a database: checksums, then every record against forward move generation.
+    Verify(cmd::verify::Args),
+    /// A position's value and remoteness and every move's, as GamesmanUni shows them.
+    Query(cmd::query::Args),
+    /// Write remoteness tables (TSV, CSV, JSON Lines) or their summary.
+    Export(cmd::export::Args),
+    /// Counts by value, longest games, branching factor, hash efficiency.
+    Stats(cmd::stats::Args),
+    /// Compare two databases, or a database with GamesmanClassic's tier files.
+    Crosscheck(cmd::crosscheck::Args),
+    /// Play against the perfect player or another person.
+    Play(cmd::play::Args),
+    /// Serve GamesmanUni's API (games, variants, positions, instructions) over HTTP.
+    Serve(cmd::serve::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Show(args) => cmd::show::run(args),
+        Command::Solve(args) => cmd::solve::run(args),
+        Command::Verify(args) => cmd::verify::run(args),
+        Command::Query(args) => cmd::query::run(args),
+        Command::Export(args) => cmd::export::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
+        Command::Crosscheck(args) => cmd::crosscheck::run(args),
+        Command::Play(args) => cmd::play::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if common::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("topitop: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
