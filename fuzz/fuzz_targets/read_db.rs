@@ -1,0 +1,9 @@
+//! Feeds arbitrary bytes to the database reader: it must return typed
+//! errors, never panic or read out of bounds.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = topitop_db::read_all(data);
+});
