@@ -208,3 +208,126 @@ fn position(v: &Served, p: Option<String>) -> Reply {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value as Json;
+    use topitop_db::{write, WriteOptions};
+    use topitop_game::{Budget, Rules, Ruleset};
+    use topitop_solver::{solve, SolveOptions};
+
+    use super::*;
+    use crate::catalog::VARIANTS;
+
+    const BUDGET: &str = "1/1/2/2";
+
+    /// An app serving the tiny-budget databases of option 0 and v0, solved
+    /// and written into `dir`.
+    fn app(dir: &std::path::Path) -> App {
+        let budget: Budget = BUDGET.parse().unwrap();
+        for ruleset in [Ruleset::V1(topitop_game::Variant::DEFAULT), Ruleset::V0] {
+            let rules = Rules::with_budget(ruleset, budget);
+            let solution = solve(rules, SolveOptions::default(), |_| {});
+            let path = topitop_db::path_in(dir, rules);
+            write(&path, &solution, &WriteOptions::default(), |_, _| {}).unwrap();
+        }
+        App::new(Catalog::open(dir, budget).unwrap())
+    }
+
+    fn json(reply: &Reply) -> Json {
+        serde_json::from_slice(&reply.body).unwrap()
+    }
+
+    /// Status and JSON body of `GET path?query`.
+    fn get(app: &App, path: &str, query: Option<&str>) -> (StatusCode, Json) {
+        let reply = app.get(path, query);
+        (reply.status, json(&reply))
+    }
+
+    fn error_of(app: &App, path: &str, query: Option<&str>, status: StatusCode) -> String {
+        let (got, body) = get(app, path, query);
+        assert_eq!(got, status, "{path}?{query:?}: {body}");
+        body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error text: {body}"))
+            .to_string()
+    }
+
+    #[test]
+    fn fixed_routes() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app(dir.path());
+        let (status, games) = get(&app, "/", None);
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(games[0]["id"], GAME_ID);
+        assert_eq!(games.as_array().unwrap().len(), 1);
+        // Both spellings of a route, with and without the trailing slash.
+        for path in ["/topitop", "/topitop/"] {
+            let (status, game) = get(&app, path, None);
+            assert_eq!(status, StatusCode::OK);
+            let ids: Vec<&str> = game["variants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v["id"].as_str().unwrap())
+                .collect();
+            assert_eq!(ids, [VARIANTS[0].id, VARIANTS[8].id], "only the variants on disk");
+        }
+        let (status, variant) = get(&app, "/topitop/regular/", None);
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(variant["startPosition"], "1_---------");
+        assert_eq!(variant["imageAutoGUIData"]["defaultTheme"], "beach");
+        let (status, text) = get(&app, "/topitop/v0/instructions/", Some("locale=fr"));
+        assert_eq!(status, StatusCode::OK);
+        assert!(text["instructions"].as_str().unwrap().contains("Topitop"));
+    }
+
+    #[test]
+    fn a_position_is_the_response_object_of_its_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app(dir.path());
+        let budget: Budget = BUDGET.parse().unwrap();
+        let rules = Rules::with_budget(Ruleset::V1(topitop_game::Variant::DEFAULT), budget);
+        let db = topitop_db::Database::open(topitop_db::path_in(dir.path(), rules)).unwrap();
+        for (p, query) in [
+            ("1_---------", "p=1_---------"),
+            ("2_S--------", "p=2_S--------"),
+            // Encoded or not, GamesmanUni's positions are read alike.
+            ("1_S--L-----", "p=1%5FS--L-----"),
+        ] {
+            let (status, body) = get(&app, "/topitop/regular/positions/", Some(query));
+            assert_eq!(status, StatusCode::OK, "{body}");
+            let pos = parse_position(p, budget).unwrap();
+            let want = serde_json::to_value(respond(&db, rules, pos).unwrap()).unwrap();
+            assert_eq!(body, want, "{p}");
+            assert_eq!(
+                body["moves"].as_array().unwrap().len(),
+                rules.legal_moves(pos).len()
+            );
+        }
+    }
+
+    #[test]
+    fn bad_requests_get_error_objects() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app(dir.path());
+        let e = error_of(&app, "/chess/", None, StatusCode::NOT_FOUND);
+        assert!(e.contains("Invalid Game"), "{e}");
+        let e = error_of(&app, "/topitop/misere/", None, StatusCode::NOT_FOUND);
+        assert!(e.contains("Invalid Variant") && e.contains("regular, v0"), "{e}");
+        let e = error_of(&app, "/topitop/regular/nothing/", None, StatusCode::NOT_FOUND);
+        assert!(e.contains("no route"), "{e}");
+        error_of(&app, "/topitop//", None, StatusCode::NOT_FOUND);
+        let e = error_of(&app, "/topitop/regular/positions/", None, StatusCode::BAD_REQUEST);
+        assert!(e.contains("missing query parameter p"), "{e}");
+        for bad in ["p=1_ZZZ", "p=", "p=3_---------", "p=1_RR-------"] {
+            let e = error_of(
+                &app,
+                "/topitop/regular/positions/",
+                Some(bad),
+                StatusCode::BAD_REQUEST,
+            );
+            assert!(e.starts_with("Invalid Position"), "{bad}: {e}");
+        }
+    }
+}

@@ -6,6 +6,7 @@
 mod cmd;
 mod common;
 mod progress;
+mod scan;
 
 use std::process::ExitCode;
 

@@ -162,6 +162,7 @@ fn verify_reports_a_corrupt_file() {
     assert!(stderr(&v).contains("checksum mismatch"), "{}", stderr(&v));
     std::fs::write(&file, &bytes[..100]).unwrap();
     let v = topitop(&[&["verify", "--dir", dir.to_str().unwrap()][..], &budget[..]].concat());
+    assert_eq!(v.status.code(), Some(2), "{}", stderr(&v));
     assert!(stderr(&v).contains("truncated"), "{}", stderr(&v));
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -219,12 +220,22 @@ fn query_answers_like_gamesman_uni() {
             "sorted best to worst: {w:?}"
         );
     }
-    // The position's value follows from its best move.
+    // The position's value and remoteness follow from its moves.
     let best = &moves[0];
     assert_eq!(v["positionValue"], best["moveValue"]);
-    if v["positionValue"] == "draw" {
-        assert_eq!(v["remoteness"], -200);
-    }
+    assert_remoteness_follows(&v);
+    // A drawn position (found by export) is shown with GamesmanUni's draw
+    // remoteness, and so are its drawing moves.
+    let o = topitop(&["export", "--db", &db, "--value", "draw"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = stdout(&o);
+    let drawn = rows.lines().nth(1).expect("the 2/2/2/2 game has draws");
+    let drawn = drawn.split('\t').next().unwrap();
+    let o = topitop(&["query", drawn, "--db", &db, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let d: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(d["positionValue"], "draw", "{d}");
+    assert_remoteness_follows(&d);
     // Bulk: one TSV row per input line, errors reported in place.
     let o = topitop_with_input(&["query", "--db", &db], b"1_---------\n2_P--P-----\n1_ZZZ\n");
     let text = stdout(&o);
@@ -234,6 +245,28 @@ fn query_answers_like_gamesman_uni() {
     assert!(rows[3].starts_with("1_ZZZ\terror"), "{text}");
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A position object's remoteness agrees with its moves: one more than
+/// the best child's for a win or tie, than the longest losing child's for a
+/// loss; -200 for a draw, with a drawing move and no winning one.
+fn assert_remoteness_follows(v: &serde_json::Value) {
+    let moves = v["moves"].as_array().unwrap();
+    let rem = |m: &serde_json::Value| m["remoteness"].as_i64().unwrap();
+    let of_value = |mv: &'static str| moves.iter().filter(move |m| m["moveValue"] == mv);
+    let want = match v["positionValue"].as_str().unwrap() {
+        "win" => of_value("win").map(rem).min().unwrap() + 1,
+        "tie" => of_value("tie").map(rem).min().unwrap() + 1,
+        "lose" => moves.iter().map(rem).max().unwrap() + 1,
+        "draw" => {
+            assert_eq!(of_value("win").count(), 0, "{v}");
+            assert!(of_value("draw").all(|m| rem(m) == -200), "{v}");
+            assert!(of_value("draw").count() > 0, "{v}");
+            -200
+        }
+        other => panic!("unexpected value {other}: {v}"),
+    };
+    assert_eq!(v["remoteness"].as_i64().unwrap(), want, "{v}");
 }
 
 #[test]

@@ -14,6 +14,7 @@ use topitop_table::Record;
 
 use crate::common::{open_db, DbArgs};
 use crate::progress::CountBar;
+use crate::scan::fold_blocks;
 
 /// Arguments of `crosscheck`.
 #[derive(clap::Args, Debug)]
@@ -121,13 +122,12 @@ fn two_databases(a: &Database, b: &Database, keep: usize) -> anyhow::Result<Part
         a.rules().budget(),
         b.rules().budget()
     );
-    let bar = CountBar::new("comparing", "blocks");
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let part = (0..a.blocks())
-        .into_par_iter()
-        .map(|blk| -> anyhow::Result<Part> {
+    fold_blocks(
+        a,
+        "comparing",
+        |positions| {
             let mut part = Part::default();
-            for (pos, ra) in a.block_positions(blk)? {
+            for (pos, ra) in positions {
                 let rb = b.get(pos)?;
                 note(
                     &mut part,
@@ -138,15 +138,10 @@ fn two_databases(a: &Database, b: &Database, keep: usize) -> anyhow::Result<Part
                     keep,
                 );
             }
-            bar.set(
-                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
-                a.blocks() as u64,
-            );
             Ok(part)
-        })
-        .try_reduce(Part::default, |x, y| Ok(merge(x, y, keep)))?;
-    bar.finish();
-    Ok(part)
+        },
+        |x, y| merge(x, y, keep),
+    )
 }
 
 fn with_gamesman_classic(db: &Database, dir: &std::path::Path, keep: usize) -> anyhow::Result<(Part, usize)> {

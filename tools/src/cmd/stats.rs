@@ -3,12 +3,11 @@
 
 use std::io::Write;
 
-use rayon::prelude::*;
 use serde::Serialize;
 use topitop_game::{Position, Value};
 
 use crate::common::DbArgs;
-use crate::progress::CountBar;
+use crate::scan::fold_blocks;
 
 /// Arguments of `stats`.
 #[derive(clap::Args, Debug)]
@@ -100,13 +99,12 @@ struct Report {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let db = args.db.open()?;
     let rules = db.rules();
-    let bar = CountBar::new("analysing", "blocks");
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let totals = (0..db.blocks())
-        .into_par_iter()
-        .map(|b| -> anyhow::Result<Totals> {
+    let totals = fold_blocks(
+        &db,
+        "analysing",
+        |positions| {
             let mut t = Totals::default();
-            for (pos, rec) in db.block_positions(b)? {
+            for (pos, rec) in positions {
                 t.positions += 1;
                 match rec.value() {
                     Some(Value::Win) => {
@@ -130,12 +128,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     t.moves += rules.gamesman_moves(pos).len() as u64;
                 }
             }
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            bar.set(n, db.blocks() as u64);
             Ok(t)
-        })
-        .try_reduce(Totals::default, |a, b| Ok(a.merge(b)))?;
-    bar.finish();
+        },
+        Totals::merge,
+    )?;
     let slots: u64 = db.index().tiers().iter().map(|r| r.tier.size()).sum();
     let index_states = db.index().len();
     let report = Report {
