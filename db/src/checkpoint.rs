@@ -35,7 +35,9 @@ pub struct CheckpointDir {
 
 impl CheckpointDir {
     /// The checkpoints in `dir` (created if missing) of a solve with or
-    /// without symmetry; reads those an earlier run left.
+    /// without symmetry; reads those an earlier run left and removes the
+    /// temporary files of a save it was killed in. Only one solve may use
+    /// a directory at a time: the caller holds a lock.
     ///
     /// # Errors
     /// The directory cannot be created or listed.
@@ -49,6 +51,10 @@ impl CheckpointDir {
         let mut found = HashMap::new();
         for entry in fs::read_dir(&dir).map_err(io)?.flatten() {
             let path = entry.path();
+            // A run killed while saving left this; the level is solved again.
+            if path.extension().is_some_and(|x| x == "tmp") {
+                let _ = fs::remove_file(&path);
+            }
             if path.extension().is_some_and(|x| x == "level") {
                 if let Some(tiers) = fs::read(&path).ok().and_then(|b| decode(&b, symmetric)) {
                     found.extend(tiers);
@@ -155,10 +161,16 @@ impl Checkpoint for CheckpointDir {
         };
         let path = self.dir.join(format!("{:09x}.level", first.number()));
         let tmp = path.with_extension("tmp");
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(&encode(self.symmetric, finished))?;
-        f.sync_all()?;
-        fs::rename(&tmp, &path)
+        let written = (|| {
+            let mut f = fs::File::create(&tmp)?;
+            f.write_all(&encode(self.symmetric, finished))?;
+            f.sync_all()?;
+            fs::rename(&tmp, &path)
+        })();
+        if written.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        written
     }
 }
 

@@ -299,7 +299,7 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
             .map(|b| {
                 let block = self.load(b).map_err(|e| e.in_file(&self.path))?;
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                if n % 64 == 0 || n == total {
+                if n.is_multiple_of(64) || n == total {
                     progress(n, total);
                 }
                 Ok(block.records())

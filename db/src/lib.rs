@@ -30,7 +30,7 @@ pub use database::{Database, DEFAULT_CACHE_BYTES};
 pub use error::DbError;
 pub use header::Header;
 pub use memmap2::Mmap;
-pub use write::{write, WriteOptions, WriteSummary};
+pub use write::{remove_stale_temps, write, WriteOptions, WriteSummary};
 
 /// `topitop_<ruleset>_<variant>[_<B-R-S-L>].db`: the file name of the
 /// database of `rules` (the budget is named only when it is not the

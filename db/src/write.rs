@@ -211,10 +211,13 @@ pub fn write(
             return Err(e);
         }
     };
-    fs::rename(&tmp, path).map_err(|source| DbError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    if let Err(source) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        });
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         // Makes the rename itself durable; not every platform can sync a directory.
         if let Ok(d) = File::open(dir) {
@@ -222,6 +225,37 @@ pub fn write(
         }
     }
     Ok(WriteSummary { header, bytes })
+}
+
+/// Removes the temporary files that writers of `path` killed before their
+/// rename left behind (`<path>.tmp.<pid>`). Only for a caller that knows no
+/// other writer of `path` is running (it holds a lock).
+///
+/// # Errors
+/// The directory cannot be listed.
+pub fn remove_stale_temps(path: &Path) -> Result<usize, DbError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut prefix = path.file_name().unwrap_or_default().to_os_string();
+    prefix.push(".tmp.");
+    let prefix = prefix.to_string_lossy().into_owned();
+    let entries = fs::read_dir(dir).map_err(|source| DbError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let is_temp = name
+            .strip_prefix(&prefix)
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+        if is_temp && fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    Ok(removed)
 }
 
 /// `<path>.tmp.<pid>` beside the target, so the rename stays in one file system.

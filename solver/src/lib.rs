@@ -13,10 +13,12 @@
 //! it returns are the shared vocabulary of `topitop-table`; storing them is
 //! `topitop-db`'s business.
 
+mod memory;
 mod order;
 mod solve;
 mod tier;
 pub mod verify;
 
+pub use memory::estimate_memory;
 pub use order::{solve_levels, solve_order};
 pub use solve::{solve, solve_resumable, Progress, SolveOptions};

@@ -36,13 +36,52 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// The message of `e` with its causes, each once: errors that already
+/// include their cause's text in their own (e.g. a file error naming the
+/// file and what is wrong with it) are not followed by that text again.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.is_empty() {
+            text = part;
+        } else if !text.ends_with(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+    }
+    text
+}
+
 /// Sizes the worker pool: `threads` workers, or one per core.
+///
+/// # Errors
+/// A count [`check_threads`] refuses.
 pub fn init_threads(threads: Option<usize>) -> anyhow::Result<()> {
     if let Some(n) = threads {
-        anyhow::ensure!(n > 0, "--threads must be at least 1");
-        rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(check_threads(n)?)
+            .build_global()?;
     }
     Ok(())
+}
+
+/// The most worker threads a command accepts: far beyond any machine's
+/// useful parallelism for this work, far below what starves the system.
+pub const MAX_THREADS: usize = 256;
+
+/// `n` if it is a sensible `--threads` value (1 to [`MAX_THREADS`]).
+///
+/// # Errors
+/// Zero, or more than [`MAX_THREADS`].
+pub fn check_threads(n: usize) -> anyhow::Result<usize> {
+    anyhow::ensure!(n > 0, "--threads must be at least 1");
+    anyhow::ensure!(
+        n <= MAX_THREADS,
+        "--threads {n} is more than the {MAX_THREADS} this command allows (this machine has {} cores)",
+        std::thread::available_parallelism().map_or(1, |c| c.get())
+    );
+    Ok(n)
 }
 
 /// Where a database is: `--db FILE`, or the default file for the rules
@@ -76,6 +115,12 @@ impl DbArgs {
 
 /// Opens the database at `path`, with a hint to run `solve` when it is missing.
 pub fn open_db(path: &std::path::Path) -> anyhow::Result<topitop_db::Database> {
+    if path.is_dir() {
+        anyhow::bail!(
+            "{} is a directory: --db names a database file (use --dir DIR with the rules options to find one in a directory)",
+            path.display()
+        );
+    }
     if !path.exists() {
         anyhow::bail!(
             "{}: no such database; create it with `topitop solve` (same rules options) or name one with --db",

@@ -5,6 +5,7 @@
 
 mod cmd;
 mod common;
+mod lines;
 mod progress;
 mod scan;
 
@@ -62,7 +63,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if common::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("topitop: error: {e:#}");
+            eprintln!("topitop: error: {}", common::error_text(&e));
             ExitCode::from(2)
         }
     }

@@ -1,11 +1,12 @@
 //! `topitop play`: a text game against the perfect player or another
 //! person, with move-value hints and undo.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use topitop_game::{parse_position, play_unchecked, Move, Player, Position};
 
 use crate::common::DbArgs;
+use crate::lines::next_line;
 use topitop_serve::respond;
 
 /// Who plays a side.
@@ -55,8 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut history: Vec<Position> = Vec::new();
     let mut hints = args.hints;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -112,9 +112,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         write!(out, "{} move> ", pos.turn().name())?;
         out.flush()?;
-        let Some(line) = lines.next() else { return Ok(()) };
-        let line = line?;
-        match line.trim() {
+        let Some(line) = next_line(&mut input)? else {
+            return Ok(());
+        };
+        let text = match line.text() {
+            Ok(t) => t.trim(),
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                continue;
+            }
+        };
+        match text {
             "quit" | "q" => return Ok(()),
             "hints" => hints = !hints,
             "hint" => {

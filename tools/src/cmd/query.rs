@@ -1,18 +1,21 @@
 //! `topitop query`: a position's value and remoteness and every move's,
 //! as GamesmanUni shows them.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use topitop_game::parse_position;
 
 use crate::common::DbArgs;
+use crate::lines::{next_line, Line};
 use topitop_serve::response::{respond, value_name, PositionResponse};
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The position, e.g. 1_---------; without it, positions are read from
-    /// standard input, one per line, and answered as TSV.
+    /// standard input, one per line, and answered as TSV rows (or, with
+    /// --json, JSON Lines: one object per line, `{"position", "error"}` for
+    /// a bad one).
     #[arg(value_name = "POSITION")]
     pub position: Option<String>,
     #[command(flatten)]
@@ -64,20 +67,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         out.flush()?;
         return Ok(());
     }
-    writeln!(out, "position\tvalue\tremoteness\tmoves\tbest_move\tbest_child")?;
+    if !args.json {
+        writeln!(out, "position\tvalue\tremoteness\tmoves\tbest_move\tbest_child")?;
+    }
     let mut errors = 0;
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
+    let mut input = std::io::stdin().lock();
+    while let Some(line) = next_line(&mut input)? {
+        let shown = match &line {
+            Line::Text(t) => t.trim(),
+            _ => "",
+        };
+        if matches!(&line, Line::Text(_)) && (shown.is_empty() || shown.starts_with('#')) {
             continue;
         }
-        match parse_position(text, rules.budget())
-            .map_err(anyhow::Error::from)
+        let answer = line
+            .text()
+            .map_err(anyhow::Error::msg)
+            .and_then(|text| Ok(parse_position(text.trim(), rules.budget())?))
             .and_then(|pos| {
                 let r = respond(&db, rules, pos)?;
                 Ok((db.get(pos)?, r))
-            }) {
+            });
+        match answer {
+            Ok((_, r)) if args.json => writeln!(out, "{}", serde_json::to_string(&r)?)?,
             Ok((rec, r)) => {
                 let best = r.moves.first();
                 writeln!(
@@ -93,7 +105,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             Err(e) => {
                 errors += 1;
-                writeln!(out, "{text}\terror\t{e}\t\t\t")?;
+                let e = crate::common::error_text(&e);
+                if args.json {
+                    let row = serde_json::json!({ "position": shown, "error": e });
+                    writeln!(out, "{row}")?;
+                } else {
+                    writeln!(out, "{shown}\terror\t{e}\t\t\t")?;
+                }
             }
         }
     }

@@ -10,6 +10,8 @@ use std::time::Duration;
 use anyhow::Context;
 use topitop_game::Budget;
 
+use crate::common::check_threads;
+
 use topitop_serve::server::{self, Limits};
 use topitop_serve::{App, Catalog};
 
@@ -45,14 +47,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     init_logging();
     let budget: Budget = args.budget.parse()?;
     anyhow::ensure!(args.idle_timeout > 0, "--idle-timeout must be at least 1 second");
+    let threads = args.threads.map(check_threads).transpose()?;
     let catalog = Catalog::open(&args.dir, budget)?;
     for v in &catalog.variants {
         tracing::info!(variant = v.spec.id, db = %v.db.path().display(), "serving");
     }
     let app = Arc::new(App::new(catalog));
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
-    if let Some(n) = args.threads {
-        anyhow::ensure!(n > 0, "--threads must be at least 1");
+    if let Some(n) = threads {
         runtime.worker_threads(n);
     }
     let runtime = runtime

@@ -1,10 +1,12 @@
 //! `topitop solve`: solve every position and write the result.
 
-use std::path::PathBuf;
+use std::fs::{File, TryLockError};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use topitop_db::CheckpointDir;
-use topitop_solver::{solve_resumable, SolveOptions};
+use topitop_game::Budget;
+use topitop_solver::{estimate_memory, solve_resumable, SolveOptions};
 
 use crate::common::RulesArgs;
 use crate::progress::CountBar;
@@ -30,18 +32,30 @@ pub struct Args {
     #[arg(long, default_value_t = topitop_db::WriteOptions::default().level, value_name = "N",
           value_parser = clap::value_parser!(i32).range(1..=22))]
     pub zstd_level: i32,
+    /// Solve even if the estimated memory exceeds what the machine has
+    /// available.
+    #[arg(long)]
+    pub ignore_memory_estimate: bool,
 }
 
 /// Runs `solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     crate::common::init_threads(args.threads)?;
-    let start = Instant::now();
-    let mut bar = TierBar::new("solving");
     let symmetric = !args.no_symmetry;
+    check_memory(rules.budget(), symmetric, args.ignore_memory_estimate)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", args.out.display()))?;
     let final_path = topitop_db::path_in(&args.out, rules);
+    anyhow::ensure!(
+        !final_path.is_dir(),
+        "{} is a directory: solve writes its database there; remove it or choose another --out",
+        final_path.display()
+    );
+    let lock = SolveLock::take(&final_path)?;
+    topitop_db::remove_stale_temps(&final_path)?;
+    let start = Instant::now();
+    let mut bar = TierBar::new("solving");
     let mut checkpoints = CheckpointDir::open(final_path.with_extension("ckpt"), symmetric)?;
     let solution = solve_resumable(rules, SolveOptions { symmetric }, &mut checkpoints, |p| {
         bar.update(p)
@@ -73,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             path.display()
         )
     })?;
+    lock.release();
     let counts = solution.counts();
     let solved: u64 = counts.iter().sum();
     let start_rec = solution.get(rules.start()).expect("the start is indexable");
@@ -105,4 +120,69 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         written.header.blocks
     );
     Ok(())
+}
+
+/// Refuses a solve whose estimated peak memory exceeds what the machine
+/// has available, unless told to go ahead.
+fn check_memory(budget: Budget, symmetric: bool, ignore: bool) -> anyhow::Result<()> {
+    let need = estimate_memory(budget, symmetric, rayon::current_num_threads());
+    let Some(available) = available_memory() else {
+        return Ok(());
+    };
+    anyhow::ensure!(
+        ignore || need <= available,
+        "solving budget {budget}{} needs about {:.1} GB of memory, but only {:.1} GB is available; \
+         solve a smaller budget, or pass --ignore-memory-estimate to try anyway",
+        if symmetric { "" } else { " without symmetry" },
+        need as f64 / 1e9,
+        available as f64 / 1e9
+    );
+    Ok(())
+}
+
+/// Bytes of memory available to a new process (Linux's MemAvailable), if
+/// the system says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The lock that keeps two solves from writing one database (and its
+/// checkpoints) at once: an exclusive lock on `<database>.lock`.
+struct SolveLock {
+    path: PathBuf,
+    _file: File,
+}
+
+impl SolveLock {
+    /// Takes the lock of the database at `target`.
+    fn take(target: &Path) -> anyhow::Result<SolveLock> {
+        let mut name = target.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        let path = target.with_file_name(name);
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| anyhow::anyhow!("cannot create the lock file {}: {e}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(SolveLock { path, _file: file }),
+            Err(TryLockError::WouldBlock) => anyhow::bail!(
+                "another solve is writing {} (it holds {}); wait for it to finish",
+                target.display(),
+                path.display()
+            ),
+            Err(TryLockError::Error(e)) => {
+                anyhow::bail!("cannot lock {}: {e}", path.display())
+            }
+        }
+    }
+
+    /// Removes the lock file, then lets go of the lock.
+    fn release(self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
 }

@@ -1,3 +1,6 @@
 //! Helpers shared by the integration tests (and the load benchmark).
 
 pub mod http;
+// Each test crate uses some of the helpers.
+#[allow(dead_code)]
+pub mod run;
