@@ -112,6 +112,13 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 len,
             });
         }
+        if end < len {
+            // The table ends the file: bytes after it are no checksum's.
+            return Err(DbError::corrupt(
+                "file",
+                format!("{} bytes after the block table, which ends the file", len - end),
+            ));
+        }
         let table_bytes = &file[start as usize..end as usize];
         let (entries, sum) = table_bytes.split_at(table_bytes.len() - 8);
         let stored = u64::from_le_bytes(sum.try_into().unwrap_or([0; 8]));
@@ -348,7 +355,40 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
             )
             .in_file(&self.path));
         }
-        Ok(Solution::from_index(self.header.rules, index, records))
+        let solution = Solution::from_index(self.header.rules, index, records);
+        self.check_figures(&solution)?;
+        Ok(solution)
+    }
+
+    /// Checks the header's figures against the records: the counts by
+    /// value and the largest remoteness. (The symmetry flag says how the
+    /// solve ran; the records are the same either way, so nothing in them
+    /// can confirm it. The header's checksum covers it.)
+    fn check_figures(&self, solution: &Solution) -> Result<(), DbError> {
+        let counts = solution.counts();
+        let largest = solution.largest_remoteness();
+        let wrong = |what: &str, header: String, records: String| {
+            DbError::corrupt(
+                "header",
+                format!("{what} {header} in the header, {records} in the records"),
+            )
+            .in_file(&self.path)
+        };
+        if counts != self.header.counts {
+            return Err(wrong(
+                "counts by value (win, lose, tie, draw)",
+                format!("{:?}", self.header.counts),
+                format!("{counts:?}"),
+            ));
+        }
+        if largest != self.header.max_remoteness {
+            return Err(wrong(
+                "largest remoteness",
+                self.header.max_remoteness.to_string(),
+                largest.to_string(),
+            ));
+        }
+        Ok(())
     }
 
     /// The records of block `b` (whose first board is number `first`), in

@@ -162,3 +162,42 @@ fn fuzz_smoke() {
     // point is that none panicked and that damage is noticed.
     assert!(refused > 1400, "only {refused} damaged files refused");
 }
+
+/// The file with its header replaced by `change` applied to it (the
+/// header's checksum recomputed, as a careful forger would).
+fn with_header(bytes: &[u8], change: impl Fn(&mut topitop_db::Header)) -> Vec<u8> {
+    let mut header = topitop_db::Header::decode(bytes).unwrap();
+    change(&mut header);
+    let encoded = header.encode();
+    let mut out = bytes.to_vec();
+    out[..encoded.len()].copy_from_slice(&encoded);
+    out
+}
+
+#[test]
+fn header_figures_that_disagree_with_the_records_are_caught() {
+    let (bytes, _) = sample_bytes();
+    let cases: [(&str, Box<dyn Fn(&mut topitop_db::Header)>); 3] = [
+        ("counts by value", Box::new(|h| h.counts[0] += 1)),
+        ("counts by value", Box::new(|h| h.counts.swap(1, 3))),
+        ("largest remoteness", Box::new(|h| h.max_remoteness += 1)),
+    ];
+    for (what, change) in cases {
+        let forged = with_header(&bytes, change);
+        let db = Database::new("forged.db", forged).unwrap();
+        db.verify_blocks(|_, _| {}).unwrap();
+        let err = db.to_solution(|_, _| {}).err().expect("forged figures went unnoticed");
+        assert!(err.to_string().contains(what), "{err}");
+    }
+    // The intact file passes the same check.
+    let db = Database::new("intact.db", bytes).unwrap();
+    assert!(db.to_solution(|_, _| {}).is_ok());
+}
+
+#[test]
+fn bytes_after_the_block_table_are_refused() {
+    let (mut bytes, _) = sample_bytes();
+    bytes.extend_from_slice(b"appended");
+    let err = Database::new("long.db", bytes).err().expect("trailing bytes went unnoticed");
+    assert!(err.to_string().contains("8 bytes after the block table"), "{err}");
+}
