@@ -41,7 +41,7 @@ const_string!(
 );
 const_string!(
     kHelpOnYourTurn,
-    c"Either place one of your pieces left in the box on an empty cell (your own\nbucket, a small or a large sand pile), or slide a structure one step in any\nof the 8 directions: onto an empty cell (anything without the opponent's\ncolour), your bucket onto a small pile or a castle, a small pile onto a large\none (making a castle), or your bucket-topped small pile onto a large pile.\nYou may not slide back a sand pile or castle your opponent just moved onto an\nempty cell. If you have no move, you pass."
+    c"Either place one of your pieces left in the box on an empty cell (your own\nbucket, a small or a large sand pile), or slide a structure one step in any\nof the 8 directions: onto an empty cell (anything without the opponent's\ncolour), your bucket onto a small pile or a castle, a small pile onto a large\none (making a castle), or your bucket-topped small pile onto a large pile.\nYou may not slide back a sand pile or castle your opponent just moved onto an\nempty cell. If you have no move, you pass (None), or, with the no-move-loses\noption, you lose."
 );
 const_string!(
     kHelpStandardObjective,

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use serde::Serialize;
-use topitop_game::{Position, Value};
+use topitop_game::{Budget, Position, Tier, Value};
 
 use crate::common::DbArgs;
 use crate::scan::fold_blocks;
@@ -132,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
         Totals::merge,
     )?;
-    let slots: u64 = db.index().tiers().iter().map(|r| r.tier.size()).sum();
+    let slots = gamesman_classic_slots(rules.budget());
     let index_states = db.index().len();
     let report = Report {
         file: db.path().display().to_string(),
@@ -199,4 +199,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         100.0 * report.stored_fraction
     )?;
     Ok(())
+}
+
+/// The slots of GamesmanClassic's hash for `budget`: it has a tier for every
+/// composition play can reach, so not for the one where both players own
+/// two castles, which our index numbers too.
+fn gamesman_classic_slots(budget: Budget) -> u64 {
+    Tier::reachable(budget).iter().map(|t| t.size()).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gamesman_classic_slots_are_those_of_its_2231_tiers() {
+        assert_eq!(gamesman_classic_slots(Budget::STANDARD), 2_972_507_380);
+    }
 }
