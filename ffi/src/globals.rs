@@ -32,7 +32,7 @@ const_string!(kGameName, c"Topitop");
 const_string!(kDBName, c"topitop");
 const_string!(
     kAuthorName,
-    c"Rules engine in Rust by the topitop project; GamesmanClassic modules by Mike Hamada, Alex Choy (v0), Matthew Yu, Cameron Cheung (v1)"
+    c"Mike Hamada, Alex Choy (v0); Matthew Yu, Cameron Cheung (v1); Rust port by the topitop project"
 );
 const_string!(kHelpGraphicInterface, c"");
 const_string!(
