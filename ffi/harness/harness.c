@@ -338,6 +338,45 @@ int harness_bad_inputs(void) {
     return wrong;
 }
 
+/* A mutable copy of `text`, as the ABI's string parameters are `char *`;
+ * unlike harness_describe_string, it keeps inputs of any length. */
+static char *copy_text(const char *text) {
+    size_t n = strlen(text) + 1;
+    char *copy = SafeMalloc(n);
+    memcpy(copy, text, n);
+    return copy;
+}
+
+/* As --interact reads a position: StringToPosition on `text`, then
+ * PositionToString of the window position it returns into `out`
+ * (TOPITOP_POSITION_BUFFER bytes). Returns 0 and writes "" when the module
+ * rejects the string. */
+int harness_position_string(const char *text, char *out) {
+    char *copy = copy_text(text);
+    POSITION p = StringToPosition(copy);
+    SafeFree(copy);
+    if (p == TOPITOP_NULL_POSITION) {
+        out[0] = '\0';
+        return 0;
+    }
+    PositionToString(p, out);
+    return 1;
+}
+
+/* As the text interface reads a move: ValidTextInput, then
+ * ConvertTextInputToMove on `text`. Returns the move code (-1 for text
+ * that is not a move) and ValidTextInput's answer in `*valid`. */
+MOVE harness_text_input(const char *text, BOOLEAN *valid) {
+    char *copy = copy_text(text);
+    *valid = ValidTextInput(copy);
+    MOVE m = ConvertTextInputToMove(copy);
+    SafeFree(copy);
+    return m;
+}
+
+/* MoveToString of `move` into `out` (TOPITOP_MOVE_BUFFER bytes). */
+void harness_move_string(MOVE move, char *out) { MoveToString(move, out); }
+
 /* Text play from the start: input tokens from `moves`, output to `path`.
  * Returns the final position string in `final_position`. */
 int harness_play(const char *moves, const char *path, char *final_position) {

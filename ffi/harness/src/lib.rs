@@ -20,6 +20,9 @@ extern "C" {
     fn harness_globals(out: *mut c_char, cap: usize);
     fn harness_interact_flags() -> c_int;
     fn harness_live_nodes() -> c_long;
+    fn harness_position_string(text: *const c_char, out: *mut c_char) -> c_int;
+    fn harness_text_input(text: *const c_char, valid: *mut c_int) -> c_int;
+    fn harness_move_string(mv: c_int, out: *mut c_char);
 }
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -30,6 +33,9 @@ pub struct Harness {
 }
 
 const DESCRIPTION: usize = 1 << 16;
+// TOPITOP_POSITION_BUFFER and TOPITOP_MOVE_BUFFER of the module header.
+const POSITION_BUFFER: usize = 128;
+const MOVE_BUFFER: usize = 32;
 
 fn text(buf: &[u8]) -> String {
     CStr::from_bytes_until_nul(buf).map_or_else(|_| String::new(), |s| s.to_string_lossy().into_owned())
@@ -112,6 +118,34 @@ impl Harness {
     pub fn load_tierdb_array(&mut self) -> bool {
         // SAFETY: no arguments.
         unsafe { harness_interact_flags() != 0 }
+    }
+
+    /// StringToPosition on `input` (any length), then PositionToString of
+    /// the position it returns; `None` when the module rejects the input.
+    pub fn string_to_position(&mut self, input: &CStr) -> Option<String> {
+        let mut out = [0u8; POSITION_BUFFER];
+        // SAFETY: a NUL-terminated input; `out` has the
+        // TOPITOP_POSITION_BUFFER bytes PositionToString writes into.
+        let ok = unsafe { harness_position_string(input.as_ptr(), out.as_mut_ptr().cast()) };
+        (ok != 0).then(|| text(&out))
+    }
+
+    /// ValidTextInput's answer for `input` and ConvertTextInputToMove's
+    /// code (-1 for input that is not a move).
+    pub fn text_input(&mut self, input: &CStr) -> (bool, i32) {
+        let mut valid: c_int = 0;
+        // SAFETY: a NUL-terminated input and a live out-parameter.
+        let code = unsafe { harness_text_input(input.as_ptr(), &mut valid) };
+        (valid != 0, code)
+    }
+
+    /// MoveToString of `code`: empty for a code no move has.
+    pub fn move_to_string(&mut self, code: i32) -> String {
+        let mut out = [0u8; MOVE_BUFFER];
+        // SAFETY: `out` has the TOPITOP_MOVE_BUFFER bytes MoveToString
+        // writes into.
+        unsafe { harness_move_string(code, out.as_mut_ptr().cast()) };
+        text(&out)
     }
 
     /// List nodes allocated and not yet freed.
