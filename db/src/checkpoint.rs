@@ -190,14 +190,19 @@ mod tests {
         (tiers, records)
     }
 
-    #[test]
-    fn a_file_round_trips() {
-        let (tiers, records) = sample();
-        let finished: Vec<(Tier, &[Record])> = tiers
+    /// The pairs a level's save hands over.
+    fn finished<'a>(tiers: &[Tier], records: &'a [Vec<Record>]) -> Vec<(Tier, &'a [Record])> {
+        tiers
             .iter()
             .copied()
             .zip(records.iter().map(Vec::as_slice))
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn a_file_round_trips() {
+        let (tiers, records) = sample();
+        let finished = finished(&tiers, &records);
         let bytes = encode(true, &finished);
         let back = decode(&bytes, true).unwrap();
         assert_eq!(back.len(), 3);
@@ -211,12 +216,7 @@ mod tests {
     #[test]
     fn any_damage_is_refused() {
         let (tiers, records) = sample();
-        let finished: Vec<(Tier, &[Record])> = tiers
-            .iter()
-            .copied()
-            .zip(records.iter().map(Vec::as_slice))
-            .collect();
-        let bytes = encode(true, &finished);
+        let bytes = encode(true, &finished(&tiers, &records));
         for at in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[at] ^= 0x04;
