@@ -186,7 +186,10 @@ fn header_figures_that_disagree_with_the_records_are_caught() {
         let forged = with_header(&bytes, change);
         let db = Database::new("forged.db", forged).unwrap();
         db.verify_blocks(|_, _| {}).unwrap();
-        let err = db.to_solution(|_, _| {}).err().expect("forged figures went unnoticed");
+        let err = db
+            .to_solution(|_, _| {})
+            .err()
+            .expect("forged figures went unnoticed");
         assert!(err.to_string().contains(what), "{err}");
     }
     // The intact file passes the same check.
@@ -198,6 +201,8 @@ fn header_figures_that_disagree_with_the_records_are_caught() {
 fn bytes_after_the_block_table_are_refused() {
     let (mut bytes, _) = sample_bytes();
     bytes.extend_from_slice(b"appended");
-    let err = Database::new("long.db", bytes).err().expect("trailing bytes went unnoticed");
+    let err = Database::new("long.db", bytes)
+        .err()
+        .expect("trailing bytes went unnoticed");
     assert!(err.to_string().contains("8 bytes after the block table"), "{err}");
 }

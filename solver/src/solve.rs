@@ -67,36 +67,36 @@ pub fn solve_resumable(
     let tiers_total = levels.iter().map(Vec::len).sum();
     let mut tiers_done = 0;
     let mut positions_done = 0;
-    let span = |t: usize| {
-        let r = &index.tiers()[t].records;
+    let span = |tier_ordinal: usize| {
+        let r = &index.tiers()[tier_ordinal].records;
         r.start as usize..r.end as usize
     };
     for level in levels {
         let mut todo = Vec::new();
         let mut finished = Vec::new();
         for tier in level {
-            let t = index
+            let ordinal = index
                 .states()
                 .tier_ordinal(tier)
                 .expect("every composition is indexed");
-            if checkpoint.load(tier, &mut records[span(t)]) {
-                finished.push((tier, t, true));
+            if checkpoint.load(tier, &mut records[span(ordinal)]) {
+                finished.push((tier, ordinal, true));
             } else {
-                todo.push((tier, t));
+                todo.push((tier, ordinal));
             }
         }
         let solved: Vec<(Tier, usize, Vec<Record>)> = todo
             .into_par_iter()
-            .map(|(tier, t)| (tier, t, solve_tier(rules, &index, &records, t)))
+            .map(|(tier, ordinal)| (tier, ordinal, solve_tier(rules, &index, &records, ordinal)))
             .collect();
-        for (tier, t, local) in &solved {
-            records[span(*t)].copy_from_slice(local);
-            finished.push((*tier, *t, false));
+        for (tier, ordinal, local) in &solved {
+            records[span(*ordinal)].copy_from_slice(local);
+            finished.push((*tier, *ordinal, false));
         }
         let saved: Vec<(Tier, &[Record])> = solved.iter().map(|(tier, _, l)| (*tier, l.as_slice())).collect();
         checkpoint.save(&saved)?;
-        for (tier, t, resumed) in finished {
-            let solved = span(t).len() as u64;
+        for (tier, ordinal, resumed) in finished {
+            let solved = span(ordinal).len() as u64;
             tiers_done += 1;
             positions_done += solved;
             progress(Progress {

@@ -1,0 +1,210 @@
+//! Retrograde settling inside a tier: wins and losses in increasing
+//! remoteness, then ties the same way; what is left is a draw.
+//!
+//! Each position keeps a count of its in-tier moves not yet known to lead
+//! to a win; a position is proposed to a frontier at the remoteness its
+//! value would have, and the first proposal taken, the smallest, settles it.
+
+use topitop_game::Value;
+use topitop_table::Record;
+
+use super::half::Half;
+use super::parents::{PackedParentSet, ParentRows, ParentSet};
+
+/// Positions proposed for a value, by remoteness: `levels[r]` holds local
+/// indices, each with what it is proposed for.
+struct Frontier<T> {
+    levels: Vec<Vec<(u32, T)>>,
+}
+
+impl<T: Copy> Frontier<T> {
+    fn new() -> Self {
+        Frontier { levels: Vec::new() }
+    }
+
+    fn push(&mut self, r: u16, i: usize, what: T) {
+        let r = usize::from(r);
+        if self.levels.len() <= r {
+            self.levels.resize_with(r + 1, Vec::new);
+        }
+        self.levels[r].push((i as u32, what));
+    }
+
+    /// Calls `f(frontier, i, what, r)` for each proposal, level by level;
+    /// `f` may propose more at later levels.
+    fn drain(mut self, mut f: impl FnMut(&mut Self, usize, T, u16)) {
+        let mut r = 0;
+        while let Some(level) = self.levels.get_mut(r).map(std::mem::take) {
+            for (i, what) in level {
+                f(&mut self, i as usize, what, r as u16);
+            }
+            r += 1;
+        }
+    }
+}
+
+/// The settling of one tier.
+pub(super) struct Settle<'a> {
+    halves: &'a [Half],
+    parents: ParentRows,
+    /// What a side to move without a move gets (see [`topitop_game::Rules::stuck_value`]).
+    stuck_value: Option<Value>,
+    /// Per position: in-tier moves not yet known to lead to a win.
+    pending: Vec<u8>,
+    /// The tier's records, by local index.
+    records: Vec<Record>,
+}
+
+impl<'a> Settle<'a> {
+    /// Ready to settle the `len` positions of `halves`.
+    pub(super) fn new(
+        halves: &'a [Half],
+        parents: ParentRows,
+        len: usize,
+        stuck_value: Option<Value>,
+    ) -> Self {
+        let mut pending = vec![0; len];
+        for_each_position(halves, |i, h, slot| pending[i] = h.in_tier_moves_of(slot));
+        Settle {
+            halves,
+            parents,
+            stuck_value,
+            pending,
+            records: vec![Record::UNSOLVED; len],
+        }
+    }
+
+    /// Settles every position and returns the tier's records.
+    pub(super) fn run(mut self) -> Vec<Record> {
+        self.wins_and_losses();
+        self.ties();
+        for r in &mut self.records {
+            if !r.is_solved() {
+                *r = Record::new(Value::Draw, 0);
+            }
+        }
+        self.records
+    }
+
+    /// Records `value` at remoteness `r` for position `i` unless it is
+    /// already settled (at a smaller remoteness, or by an earlier phase).
+    fn settle(&mut self, i: usize, value: Value, r: u16) -> bool {
+        let free = !self.records[i].is_solved();
+        if free {
+            self.records[i] = Record::new(value, r);
+        }
+        free
+    }
+
+    fn wins_and_losses(&mut self) {
+        self.seed_wins_and_losses().drain(|frontier, i, value, r| {
+            if self.settle(i, value, r) {
+                self.propagate_win_or_loss(i, value, r + 1, frontier);
+            }
+        });
+    }
+
+    /// Primitive wins and losses, and what lower tiers decide alone.
+    fn seed_wins_and_losses(&self) -> Frontier<Value> {
+        let mut frontier = Frontier::new();
+        for_each_position(self.halves, |i, h, slot| {
+            match h.primitive(slot, self.stuck_value) {
+                Some(v @ (Value::Win | Value::Lose)) => frontier.push(0, i, v),
+                Some(_) => {}
+                None => {
+                    let low = h.lower_of(slot);
+                    if let Some(r) = low.lose_min.parent_remoteness() {
+                        frontier.push(r, i, Value::Win);
+                    } else if self.pending[i] == 0 {
+                        if let Some(r) = low.loss_remoteness() {
+                            frontier.push(r, i, Value::Lose);
+                        }
+                    }
+                }
+            }
+        });
+        frontier
+    }
+
+    /// Position `i` now has `value`: its parents win through a loss, and
+    /// lose once their last in-tier move proves a win.
+    fn propagate_win_or_loss(&mut self, i: usize, value: Value, next: u16, frontier: &mut Frontier<Value>) {
+        let Settle {
+            halves,
+            parents,
+            stuck_value,
+            pending,
+            records,
+        } = self;
+        for &set in parents.of(i) {
+            for_each_parent(halves, set, |q, h, slot| {
+                if records[q].is_solved() || h.primitive(slot, *stuck_value).is_some() {
+                    return;
+                }
+                if value == Value::Lose {
+                    frontier.push(next, q, Value::Win);
+                    return;
+                }
+                pending[q] -= 1;
+                if pending[q] == 0 {
+                    if let Some(r) = h.lower_of(slot).loss_remoteness() {
+                        frontier.push(next.max(r), q, Value::Lose);
+                    }
+                }
+            });
+        }
+    }
+
+    fn ties(&mut self) {
+        self.seed_ties().drain(|frontier, i, (), r| {
+            if self.settle(i, Value::Tie, r) {
+                self.propagate_tie(i, r + 1, frontier);
+            }
+        });
+    }
+
+    /// Primitive ties, and ties through a tying child in a lower tier.
+    fn seed_ties(&self) -> Frontier<()> {
+        let mut frontier = Frontier::new();
+        for_each_position(self.halves, |i, h, slot| {
+            match h.primitive(slot, self.stuck_value) {
+                Some(Value::Tie) => frontier.push(0, i, ()),
+                Some(_) => {}
+                None => {
+                    if let Some(r) = h.lower_of(slot).tie_min.parent_remoteness() {
+                        frontier.push(r, i, ());
+                    }
+                }
+            }
+        });
+        frontier
+    }
+
+    /// Position `i` now ties: so do its parents not yet settled.
+    fn propagate_tie(&self, i: usize, next: u16, frontier: &mut Frontier<()>) {
+        for &set in self.parents.of(i) {
+            for_each_parent(self.halves, set, |q, h, slot| {
+                if !self.records[q].is_solved() && h.primitive(slot, self.stuck_value).is_none() {
+                    frontier.push(next, q, ());
+                }
+            });
+        }
+    }
+}
+
+/// Calls `f(i, half, slot)` for every position of `halves`, by local index.
+fn for_each_position(halves: &[Half], mut f: impl FnMut(usize, &Half, usize)) {
+    for h in halves {
+        for slot in h.slots() {
+            f(h.local(slot), h, slot);
+        }
+    }
+}
+
+/// Calls `f(i, half, slot)` for each position `set` names, by local index.
+#[inline]
+fn for_each_parent(halves: &[Half], set: PackedParentSet, mut f: impl FnMut(usize, &Half, usize)) {
+    let set = ParentSet::from(set);
+    let h = &halves[set.half as usize];
+    set.for_each_slot(h.mask, |slot| f(h.local(slot), h, slot));
+}
