@@ -174,10 +174,13 @@ fn with_header(bytes: &[u8], change: impl Fn(&mut topitop_db::Header)) -> Vec<u8
     out
 }
 
+/// A change to a header, made by a forger.
+type Forgery = Box<dyn Fn(&mut topitop_db::Header)>;
+
 #[test]
 fn header_figures_that_disagree_with_the_records_are_caught() {
     let (bytes, _) = sample_bytes();
-    let cases: [(&str, Box<dyn Fn(&mut topitop_db::Header)>); 3] = [
+    let cases: [(&str, Forgery); 3] = [
         ("counts by value", Box::new(|h| h.counts[0] += 1)),
         ("counts by value", Box::new(|h| h.counts.swap(1, 3))),
         ("largest remoteness", Box::new(|h| h.max_remoteness += 1)),
