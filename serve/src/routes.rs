@@ -1,5 +1,11 @@
 //! GamesmanUni's routes over the catalog: each request path and query maps
 //! to a status and a JSON body. No I/O here beyond database reads.
+//!
+//! The served variants can be replaced while the server runs (see
+//! [`crate::reload`]): each request takes the current set once and answers
+//! from it alone, so a replacement never shows half.
+
+use std::sync::{Arc, PoisonError, RwLock};
 
 use bytes::Bytes;
 use hyper::StatusCode;
@@ -10,7 +16,7 @@ use topitop_game::{autogui_position, parse_position};
 
 use crate::catalog::{Catalog, Served, GAME_ID, GAME_NAME};
 use crate::instructions::instructions;
-use crate::response::respond;
+use crate::response::{respond_as, GameOver};
 use crate::theme::image_autogui_data;
 
 /// A JSON answer: its status and body.
@@ -56,23 +62,16 @@ struct Variant {
     object: Bytes,
 }
 
-/// The application: the catalog and the answers that never change.
-pub struct App {
-    /// Route 1, the games list.
-    games: Bytes,
+/// The served variants and the answers that depend on them.
+struct Snapshot {
     /// Route 2, the game object.
     game: Bytes,
     variants: Vec<Variant>,
 }
 
-impl App {
-    /// Prepares the fixed answers of `catalog`.
-    pub fn new(catalog: Catalog) -> App {
-        let games = to_json(&json!([
-            { "id": GAME_ID, "name": GAME_NAME, "type": "twoPlayer", "gui": "v3" }
-        ]));
-        let listed: Vec<_> = catalog
-            .variants
+impl Snapshot {
+    fn new(served: Vec<Served>, theme: &serde_json::Value) -> Snapshot {
+        let listed: Vec<_> = served
             .iter()
             .map(|v| json!({ "id": v.spec.id, "name": v.spec.name, "gui": "v3" }))
             .collect();
@@ -83,9 +82,7 @@ impl App {
             "allowCustomVariantCreation": false,
             "supportsWinBy": false,
         }));
-        let theme = image_autogui_data();
-        let variants = catalog
-            .variants
+        let variants = served
             .into_iter()
             .map(|served| {
                 let start = served.rules.start();
@@ -100,16 +97,84 @@ impl App {
                 Variant { served, object }
             })
             .collect();
+        Snapshot { game, variants }
+    }
+
+    fn variant(&self, id: &str) -> Result<&Variant, Reply> {
+        self.variants
+            .iter()
+            .find(|v| v.served.spec.id == id)
+            .ok_or_else(|| {
+                let ids: Vec<&str> = self.variants.iter().map(|v| v.served.spec.id).collect();
+                Reply::error(
+                    StatusCode::NOT_FOUND,
+                    format!(
+                        "Invalid Variant: {GAME_ID} has no variant {id:?} on this server; it serves {}",
+                        ids.join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+/// The application: the served variants and the answers that never change.
+pub struct App {
+    /// Route 1, the games list.
+    games: Bytes,
+    /// `imageAutoGUIData`, the same for every variant.
+    theme: serde_json::Value,
+    current: RwLock<Arc<Snapshot>>,
+}
+
+impl App {
+    /// Prepares the answers for the variants of `catalog` (its damaged
+    /// files are left out).
+    pub fn new(catalog: Catalog) -> App {
+        let games = to_json(&json!([
+            { "id": GAME_ID, "name": GAME_NAME, "type": "twoPlayer", "gui": "v3" }
+        ]));
+        let theme = image_autogui_data();
+        let snapshot = Snapshot::new(catalog.variants, &theme);
         App {
             games,
-            game,
-            variants,
+            theme,
+            current: RwLock::new(Arc::new(snapshot)),
         }
+    }
+
+    /// The variants served now. A request holds its snapshot to the end.
+    fn snapshot(&self) -> Arc<Snapshot> {
+        // The lock only guards a pointer swap: a poisoned one is still whole.
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The variants served now, in [`crate::catalog::VARIANTS`] order.
+    pub fn served(&self) -> Vec<Served> {
+        self.snapshot()
+            .variants
+            .iter()
+            .map(|v| v.served.clone())
+            .collect()
+    }
+
+    /// Serves `served` from now on (in [`crate::catalog::VARIANTS`] order)
+    /// in place of the current variants. Requests already answering keep
+    /// the databases they started with.
+    pub fn replace(&self, served: Vec<Served>) {
+        let snapshot = Arc::new(Snapshot::new(served, &self.theme));
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = snapshot;
     }
 
     /// Ids of the served variants, in order.
     pub fn variant_ids(&self) -> Vec<&'static str> {
-        self.variants.iter().map(|v| v.served.spec.id).collect()
+        self.snapshot()
+            .variants
+            .iter()
+            .map(|v| v.served.spec.id)
+            .collect()
     }
 
     /// The answer to `GET path?query`.
@@ -131,8 +196,8 @@ impl App {
                 StatusCode::NOT_FOUND,
                 format!("Invalid Game: no game {game:?} here; this server has {GAME_ID:?}"),
             ),
-            [_] => Reply::ok(self.game.clone()),
-            [_, variant, ref rest @ ..] => match self.variant(variant) {
+            [_] => Reply::ok(self.snapshot().game.clone()),
+            [_, variant, ref rest @ ..] => match self.snapshot().variant(variant) {
                 Err(reply) => reply,
                 Ok(v) => match rest {
                     [] => Reply::ok(v.object.clone()),
@@ -146,21 +211,6 @@ impl App {
                 },
             },
         }
-    }
-
-    fn variant(&self, id: &str) -> Result<&Variant, Reply> {
-        self.variants
-            .iter()
-            .find(|v| v.served.spec.id == id)
-            .ok_or_else(|| {
-                Reply::error(
-                    StatusCode::NOT_FOUND,
-                    format!(
-                        "Invalid Variant: {GAME_ID} has no variant {id:?} on this server; it serves {}",
-                        self.variant_ids().join(", ")
-                    ),
-                )
-            })
     }
 }
 
@@ -192,7 +242,9 @@ fn position(v: &Served, p: Option<String>) -> Reply {
         Ok(pos) => pos,
         Err(e) => return Reply::error(StatusCode::BAD_REQUEST, format!("Invalid Position: {e}")),
     };
-    match respond(&v.db, v.rules, pos) {
+    // GamesmanUni has no terminal draw: a game over without a winner is
+    // served as the tie it is (see the README).
+    match respond_as(&v.db, v.rules, pos, GameOver::DrawIsTie) {
         Ok(r) => Reply::ok(to_json(&r)),
         Err(DbError::NotIndexable(_)) => Reply::error(
             StatusCode::BAD_REQUEST,
@@ -218,6 +270,7 @@ mod tests {
 
     use super::*;
     use crate::catalog::VARIANTS;
+    use crate::response::respond;
 
     const BUDGET: &str = "1/1/2/2";
 
@@ -329,5 +382,23 @@ mod tests {
             );
             assert!(e.starts_with("Invalid Position"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn replaced_variants_are_served_from_the_next_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app(dir.path());
+        let before = app.snapshot();
+        let mut served = app.served();
+        let v0 = served.pop().unwrap();
+        app.replace(vec![v0]);
+        let (_, game) = get(&app, "/topitop/", None);
+        assert_eq!(game["variants"][0]["id"], "v0");
+        assert_eq!(game["variants"].as_array().unwrap().len(), 1);
+        error_of(&app, "/topitop/regular/", None, StatusCode::NOT_FOUND);
+        // A request that began before still has everything it started with.
+        assert!(before.variant("regular").is_ok());
+        app.replace(served);
+        assert_eq!(app.variant_ids(), ["regular"]);
     }
 }

@@ -1,10 +1,15 @@
 //! The HTTP/1.1 server: accepting connections, per-request handling with
 //! CORS and the access log, idle and header timeouts, graceful shutdown.
+//!
+//! Each connection reads through a [`Gate`], which checks request heads
+//! before hyper sees them (so that every error is a JSON object) and
+//! decides how the connection ends when the server stops: every request
+//! received is answered, the last with `Connection: close`, and a quiet
+//! connection is closed after a short last call.
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,12 +24,9 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 
+use crate::gate::{ConnState, Gate, Refusal};
+pub use crate::gate::{MAX_HEAD, MAX_URI};
 use crate::routes::{App, Reply};
-
-/// The longest request target answered; GamesmanUni's are under 100 bytes.
-pub const MAX_URI: usize = 2048;
-/// Bytes buffered per connection for a request head.
-const MAX_HEAD: usize = 16 * 1024;
 
 /// Timing limits of the server.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +37,21 @@ pub struct Limits {
     pub idle: Duration,
     /// How long shutdown waits for requests in flight.
     pub grace: Duration,
+    /// At shutdown, a connection with no request in flight is closed once
+    /// it has been quiet this long: a client in a keep-alive exchange sends
+    /// its next request within it, and gets it answered (with
+    /// `Connection: close`) instead of a connection closed under it.
+    pub last_call: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            idle: Duration::from_secs(30),
+            grace: Duration::from_secs(10),
+            last_call: Duration::from_secs(1),
+        }
+    }
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets the
@@ -61,7 +78,7 @@ pub async fn run(app: Arc<App>, listener: TcpListener, limits: Limits, shutdown:
         }
     }
     drop(listener);
-    tracing::info!("shutting down: no new connections; finishing requests in flight");
+    tracing::info!("shutting down: no new connections; answering the requests received");
     let _ = stop_tx.send(true);
     drop(alive_tx);
     if tokio::time::timeout(limits.grace, alive_rx.recv()).await.is_err() {
@@ -80,59 +97,96 @@ struct Connection {
 impl Connection {
     async fn serve(self, stream: TcpStream, mut stop: watch::Receiver<bool>, _alive: mpsc::Sender<()>) {
         let _ = stream.set_nodelay(true);
-        let born = Instant::now();
-        // Milliseconds since `born` of the last request seen.
-        let active = Arc::new(AtomicU64::new(0));
-        let (app, peer, seen) = (self.app.clone(), self.peer, active.clone());
+        let state = ConnState::new();
+        let (app, peer, shared) = (self.app.clone(), self.peer, state.clone());
         let service = service_fn(move |req: Request<Incoming>| {
-            seen.store(born.elapsed().as_millis() as u64, Ordering::Relaxed);
-            std::future::ready(Ok::<_, Infallible>(handle(&app, &req, peer)))
+            let mut response = handle(&app, &req, peer);
+            // After a body (which the gate let through unchecked), or as
+            // the last answer of a closing connection: close.
+            if shared.answer() || has_body(&req) {
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            std::future::ready(Ok::<_, Infallible>(response))
         });
-        let idle = self.limits.idle;
-        let conn = http1::Builder::new()
+        let Limits { idle, last_call, .. } = self.limits;
+        let mut conn = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(idle)
-            .max_buf_size(MAX_HEAD)
-            .serve_connection(TokioIo::new(stream), service);
-        tokio::pin!(conn);
+            // The gate ends hyper's input while answers may still be due.
+            .half_close(true)
+            .max_buf_size(2 * MAX_HEAD)
+            .serve_connection(TokioIo::new(Gate::new(stream, state.clone())), service);
         let wake = tokio::time::sleep(idle);
         tokio::pin!(wake);
         let mut closing = *stop.borrow();
         if closing {
-            conn.as_mut().graceful_shutdown();
+            state.close(last_call);
         }
-        loop {
+        let ended = loop {
             tokio::select! {
-                result = conn.as_mut() => {
-                    if let Err(e) = result {
-                        tracing::debug!(peer = %self.peer, error = %e, "connection ended with an error");
-                    }
-                    return;
-                }
+                result = std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)) => break result,
                 _ = stop.changed(), if !closing => {
-                    conn.as_mut().graceful_shutdown();
+                    state.close(last_call);
                     closing = true;
-                    wake.as_mut().reset(tokio::time::Instant::now() + idle);
                 }
                 () = &mut wake => {
-                    // A connection already closing that is still not done
-                    // (a client not reading its response) is dropped.
-                    if closing {
+                    let quiet = state.quiet();
+                    if quiet >= 2 * idle {
+                        // A client not reading its answers: abandoned.
                         return;
                     }
-                    let last = Duration::from_millis(active.load(Ordering::Relaxed));
-                    let quiet = born.elapsed().saturating_sub(last);
-                    if quiet >= idle {
-                        conn.as_mut().graceful_shutdown();
-                        closing = true;
-                        wake.as_mut().reset(tokio::time::Instant::now() + idle);
+                    let next = if quiet >= idle {
+                        state.close(Duration::ZERO);
+                        2 * idle - quiet
                     } else {
-                        wake.as_mut().reset(tokio::time::Instant::now() + (idle - quiet));
-                    }
+                        idle - quiet
+                    };
+                    wake.as_mut().reset(tokio::time::Instant::now() + next);
                 }
             }
+        };
+        let timed_out = match &ended {
+            Ok(()) => None,
+            Err(e) if e.is_timeout() => Some(idle),
+            Err(e) if e.is_parse() || e.is_parse_too_large() => {
+                // The gate should have refused it: a bug, answered by hyper.
+                tracing::warn!(peer = %self.peer, error = %e, "hyper refused a request head the gate accepted");
+                None
+            }
+            Err(e) => {
+                tracing::debug!(peer = %self.peer, error = %e, "connection ended with an error");
+                None
+            }
+        };
+        let start = Instant::now();
+        let gate = conn.into_parts().io.into_inner();
+        if let Some((refusal, bytes)) = gate.finish(timed_out).await {
+            log_refusal(&refusal, self.peer, bytes, start);
         }
     }
+}
+
+/// Whether `req` has a body (this API reads none).
+fn has_body(req: &Request<Incoming>) -> bool {
+    let h = req.headers();
+    h.contains_key(header::TRANSFER_ENCODING)
+        || h.get(header::CONTENT_LENGTH)
+            .is_some_and(|v| v.as_bytes() != b"0")
+}
+
+/// The access-log line of a request the gate refused.
+fn log_refusal(r: &Refusal, peer: SocketAddr, bytes: usize, start: Instant) {
+    tracing::info!(
+        target: "access",
+        peer = %peer,
+        method = %r.method,
+        uri = %r.target,
+        status = r.status.as_u16(),
+        bytes,
+        micros = start.elapsed().as_micros() as u64,
+    );
 }
 
 /// Answers one request and writes its access-log line.
@@ -154,6 +208,8 @@ fn handle(app: &App, req: &Request<Incoming>, peer: SocketAddr) -> Response<Full
 
 fn answer(app: &App, req: &Request<Incoming>) -> Response<Full<Bytes>> {
     let uri = req.uri();
+    // The gate refuses longer targets already; this keeps the limit if
+    // requests come another way.
     let too_long = uri.path_and_query().map_or(0, |pq| pq.as_str().len()) > MAX_URI;
     let reply = match *req.method() {
         Method::OPTIONS => return preflight(req),

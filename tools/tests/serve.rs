@@ -272,6 +272,9 @@ fn check_position(db: &Database, pos: Position, body: &Value) {
     let uni = |p: Position| {
         let rec = db.get(p).unwrap();
         match rec.value().unwrap() {
+            // A game over without a winner (v0's side to move stuck) is
+            // GamesmanUni's tie; a draw otherwise is endless play.
+            GameValue::Draw if rules.primitive(p).is_some() => ("tie", 0),
             GameValue::Draw => ("draw", -200),
             v => (v.name(), i64::from(rec.remoteness())),
         }
@@ -332,9 +335,13 @@ fn check_position(db: &Database, pos: Position, body: &Value) {
         moves.windows(2).all(|w| key(&w[0]) <= key(&w[1])),
         "{pos}: not sorted best to worst: {moves:?}"
     );
-    // The value follows from the best move.
+    // The value follows from the best move, except that a draw (neither
+    // side can force a win) may list first a move that ends the game at
+    // once without a winner, which GamesmanUni ranks as a tie.
     if let Some(best) = moves.first() {
-        assert_eq!(body["positionValue"], best["moveValue"], "{pos}");
+        if body["positionValue"] != "draw" || best["moveValue"] != "tie" {
+            assert_eq!(body["positionValue"], best["moveValue"], "{pos}");
+        }
     }
 }
 
@@ -409,7 +416,7 @@ fn positions_agree_with_the_engine_and_the_query_command() {
 const STUCK_BUDGET: &str = "2/0/1/2";
 
 #[test]
-fn a_v0_game_ended_without_a_move_is_served_as_a_draw() {
+fn a_v0_game_ended_without_a_move_is_served_as_a_tie() {
     let dir = temp_dir("stuck");
     let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
         .args([
@@ -426,12 +433,13 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_draw() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let server = Server::start_with_budget(&dir, "stuck", STUCK_BUDGET, &[]);
     let a = server.addr;
-    // v0 ends the game in a draw when the side to move has no move. It is
-    // served as what it is (draw, remoteness −200, no moves), as
-    // GamesmanClassic's own interface would; GamesmanUni, which knows only
-    // endless draws, ends the match there (see the README).
+    // v0 ends the game when the side to move has no move, with no winner.
+    // The database stores that as a draw; GamesmanUni knows a draw only as
+    // endless play and would announce a loss at a position without moves,
+    // so the server names it GamesmanClassic's finite no-winner result: a
+    // tie, remoteness 0 (see the README). `query` keeps the stored draw.
     let file = dir.join(format!("topitop_v0_0_{}.db", STUCK_BUDGET.replace('/', "-")));
-    let db = Database::open(file).unwrap();
+    let db = Database::open(&file).unwrap();
     let rules = db.rules();
     let states = StateIndex::new(rules.budget());
     let stuck = states
@@ -442,10 +450,27 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_draw() {
     let over = get(a, &format!("/topitop/v0/positions/?p={stuck}")).json();
     assert_eq!(
         (&over["positionValue"], &over["remoteness"]),
-        (&json!("draw"), &json!(-200)),
+        (&json!("tie"), &json!(0)),
         "{stuck}"
     );
     assert_eq!(over["moves"], json!([]));
+    let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args([
+            "query",
+            &stuck.to_string(),
+            "--json",
+            "--db",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let queried: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&queried["positionValue"], &queried["remoteness"]),
+        (&json!("draw"), &json!(-200)),
+        "query prints the stored value"
+    );
     let mut parents = Vec::new();
     rules.parents(stuck, &mut parents);
     let parent = *parents.first().expect("a stuck position has a parent");
@@ -458,8 +483,8 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_draw() {
         .find(|m| m["position"] == stuck.to_string());
     let into = into.unwrap_or_else(|| panic!("{parent} has no move to {stuck}: {body}"));
     assert_eq!(
-        (&into["positionValue"], &into["moveValue"]),
-        (&json!("draw"), &json!("draw"))
+        (&into["positionValue"], &into["remoteness"], &into["moveValue"]),
+        (&json!("tie"), &json!(0), &json!("tie"))
     );
 }
 
@@ -596,7 +621,8 @@ fn every_bad_request_gets_an_error_object() {
         assert!(text.starts_with("HTTP/1.1 "), "{text}");
     }
     assert_eq!(get(a, "/").status, 200);
-    assert!(server.log().contains("status=404"));
+    // The log is written a few milliseconds behind.
+    wait_for_log(&server, "status=404", 1);
 }
 
 #[test]
@@ -649,6 +675,7 @@ fn many_clients_at_once_each_request_logged() {
         }
     });
     let total = positions.len() * (1 + threads * rounds);
+    wait_for_log(&server, " access: ", total);
     let log = server.log();
     let lines: Vec<&str> = log.lines().filter(|l| l.contains("access")).collect();
     assert_eq!(lines.len(), total, "one access line per request");
@@ -753,6 +780,7 @@ fn a_corrupt_database_block_is_a_server_error_not_a_crash() {
         200,
         "the server carries on"
     );
+    wait_for_log(&server, "database read failed", 1);
     let log = server.log();
     assert!(
         log.contains("ERROR") && log.contains("database read failed"),
@@ -762,6 +790,480 @@ fn a_corrupt_database_block_is_a_server_error_not_a_crash() {
         log.contains("checksum mismatch") || log.contains("corrupt"),
         "{log}"
     );
+    drop(server);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Sends `raw` on a fresh connection (from another thread, so that a
+/// request the server stops reading cannot block the test) and reads one
+/// response.
+fn raw_exchange(a: SocketAddr, raw: Vec<u8>) -> support::http::Response {
+    let stream = TcpStream::connect(a).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let sender = std::thread::spawn(move || {
+        // The server may close once it has answered: a failed write is fine.
+        let _ = writer.write_all(&raw);
+    });
+    let mut reader = BufReader::new(stream);
+    let r = support::http::read_response(&mut reader, false).unwrap_or_else(|e| panic!("no response: {e}"));
+    sender.join().unwrap();
+    r
+}
+
+#[test]
+fn http_layer_errors_are_json_objects_with_cors() {
+    let server = Server::start(shared(), "http-errors", &[]);
+    let a = server.addr;
+    let long = |n: usize| {
+        format!(
+            "GET /topitop/regular/positions/?p={} HTTP/1.1\r\nHost: x\r\n\r\n",
+            "-".repeat(n)
+        )
+    };
+    let many_headers: String = (0..120).map(|i| format!("X-H{i}: {i}\r\n")).collect();
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 400, "malformed"),
+        (vec![0xff; 1000], 400, "malformed"),
+        (
+            b"GET / HTTP/1.1\r\nBad Header Line\r\n\r\n".to_vec(),
+            400,
+            "malformed",
+        ),
+        (
+            b"GET / HTTP/1.1\r\nContent-Length: abc\r\n\r\n".to_vec(),
+            400,
+            "Content-Length",
+        ),
+        (
+            b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n".to_vec(),
+            400,
+            "Content-Length",
+        ),
+        (
+            b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
+            400,
+            "Transfer-Encoding",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nX-Big: {}\r\n\r\n", "a".repeat(64 * 1024)).into_bytes(),
+            431,
+            "header",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\n{many_headers}\r\n").into_bytes(),
+            431,
+            "header",
+        ),
+        // A request target over 2 KB is refused at any length.
+        (long(2100).into_bytes(), 414, "longer than"),
+        (long(3000).into_bytes(), 414, "longer than"),
+        (long(17 * 1024).into_bytes(), 414, "longer than"),
+        (long(70 * 1024).into_bytes(), 414, "longer than"),
+        (long(1 << 20).into_bytes(), 414, "longer than"),
+    ];
+    for (raw, status, needle) in cases {
+        let shown = String::from_utf8_lossy(&raw[..raw.len().min(60)]).into_owned();
+        let r = raw_exchange(a, raw);
+        assert_eq!(r.status, status, "{shown:?}: {r:?}");
+        assert_cors(&r);
+        assert_eq!(r.header("content-type"), Some("application/json"), "{shown:?}");
+        let body = r.json();
+        let error = body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{shown:?}: {body}"));
+        assert!(error.contains(needle), "{shown:?}: {error}");
+    }
+    // A bad request after a good one on the same connection: the good one
+    // is answered, then the bad one gets its error object.
+    let stream = TcpStream::connect(a).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    (&stream)
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nNo Colon\r\n\r\n")
+        .unwrap();
+    let mut reader = BufReader::new(stream);
+    let first = support::http::read_response(&mut reader, false).unwrap();
+    assert_eq!(first.status, 200);
+    let second = support::http::read_response(&mut reader, false).unwrap();
+    assert_eq!(second.status, 400, "{second:?}");
+    assert_cors(&second);
+    assert!(second.json()["error"].is_string());
+    assert_eq!(get(a, "/").status, 200, "the server lives on");
+    // HTTP-layer errors are logged too.
+    wait_for_log(&server, "status=431", 1);
+}
+
+#[test]
+fn an_unread_standard_error_never_blocks_answers() {
+    // Standard error is a pipe that nobody reads: once its buffer is full,
+    // a logger writing to it directly would stop the server.
+    let dir = shared();
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_topitop"))
+            .args(["serve", "--db", dir.to_str().unwrap(), "--budget", BUDGET])
+            .args(["--bind", "127.0.0.1:0", "--threads", "2"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut child.0;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let a: SocketAddr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        // More lines than the pipe and the log queue hold together.
+        for t in 0..3 {
+            s.spawn(move || {
+                let mut c = Client::connect(a).unwrap();
+                for i in 0..4000 {
+                    let r = c
+                        .get(&format!("/topitop/regular/positions/?p=1_---------&n={t}-{i}"))
+                        .unwrap_or_else(|e| panic!("request {i} of client {t}: {e}"));
+                    assert_eq!(r.status, 200);
+                }
+            });
+        }
+    });
+    for i in 0..200 {
+        assert_eq!(get(a, &format!("/?fresh={i}")).status, 200);
+    }
+    assert!(start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
+    // Stop the server, then read what it could log: the dropped lines are
+    // counted there.
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut log = String::new();
+    BufReader::new(stderr).read_to_string(&mut log).unwrap();
+    let exit = child.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+    assert!(log.contains("log lines dropped"), "{}", tail(&log));
+}
+
+/// A child process killed when dropped (a failing test leaves none).
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `regular` healthy, `misere` cut short, `v0` holding the wrong rules.
+fn damaged_dir(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    let regular = db_file(Path::new(""), "topitop_v1_0");
+    std::fs::copy(shared().join(&regular), dir.join(&regular)).unwrap();
+    let misere = std::fs::read(db_file(shared(), "topitop_v1_4")).unwrap();
+    std::fs::write(db_file(&dir, "topitop_v1_4"), &misere[..misere.len() / 2]).unwrap();
+    std::fs::copy(shared().join(&regular), db_file(&dir, "topitop_v0_0")).unwrap();
+    dir
+}
+
+#[test]
+fn a_damaged_database_is_left_out_and_the_others_served() {
+    let dir = damaged_dir("damaged");
+    let server = Server::start(&dir, "serve", &[]);
+    let a = server.addr;
+    assert_eq!(
+        get(a, "/topitop/").json()["variants"],
+        json!([{"id": "regular", "name": "Standard Topitop", "gui": "v3"}])
+    );
+    assert_eq!(get(a, "/topitop/regular/positions/?p=1_---------").status, 200);
+    for variant in ["misere", "v0"] {
+        let r = get(a, &format!("/topitop/{variant}/"));
+        assert_eq!(r.status, 404, "{variant}");
+    }
+    wait_for_log(&server, "variant left out", 2);
+    let log = server.log();
+    let damaged: Vec<&str> = log.lines().filter(|l| l.contains("ERROR")).collect();
+    assert!(
+        damaged
+            .iter()
+            .any(|l| l.contains("misere") && l.contains("topitop_v1_4")),
+        "{log}"
+    );
+    assert!(
+        damaged
+            .iter()
+            .any(|l| l.contains("v0") && l.contains("holds the rules v1/0")),
+        "{log}"
+    );
+    drop(server);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn with_only_damaged_databases_serve_refuses_to_start() {
+    let dir = damaged_dir("all-damaged");
+    std::fs::remove_file(db_file(&dir, "topitop_v1_0")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args(["serve", "--db", dir.to_str().unwrap(), "--budget", BUDGET])
+        .args(["--bind", "127.0.0.1:0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no healthy database"), "{err}");
+    assert!(
+        err.contains("topitop_v1_4") && err.contains("topitop_v0_0"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Whether the server has closed `s` cleanly (a peek sees the end of the
+/// stream); an error if it was reset.
+fn closed_by_server(s: &TcpStream) -> std::io::Result<bool> {
+    s.set_nonblocking(true)?;
+    let peeked = s.peek(&mut [0u8; 1]);
+    s.set_nonblocking(false)?;
+    match peeked {
+        Ok(n) => Ok(n == 0),
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// What one keep-alive client saw during a shutdown.
+#[derive(Debug, Default)]
+struct Outcome {
+    answered: usize,
+    /// The last response said `Connection: close`.
+    told_to_close: bool,
+    /// The server closed the connection before the client sent more.
+    closed_before_sending: bool,
+    failure: Option<String>,
+}
+
+/// Sends requests back to back until the server ends the connection
+/// cleanly; a request sent and not answered is a failure.
+fn keep_asking(a: SocketAddr, targets: &[String]) -> Outcome {
+    let mut out = Outcome::default();
+    let stream = TcpStream::connect(a).unwrap();
+    stream.set_nodelay(true).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    for target in targets.iter().cycle() {
+        match closed_by_server(&stream) {
+            Ok(false) => {}
+            Ok(true) => {
+                out.closed_before_sending = true;
+                return out;
+            }
+            Err(e) => {
+                out.failure = Some(format!("reset after {} answers: {e}", out.answered));
+                return out;
+            }
+        }
+        let req = format!("GET {target} HTTP/1.1\r\nHost: x\r\n\r\n");
+        if let Err(e) = (&stream).write_all(req.as_bytes()) {
+            out.failure = Some(format!("request {} not sent: {e}", out.answered));
+            return out;
+        }
+        match support::http::read_response(&mut reader, false) {
+            Ok(r) if r.status == 200 && r.body.starts_with(b"{\"position\"") => {
+                out.answered += 1;
+                if r.header("connection") == Some("close") {
+                    out.told_to_close = true;
+                    let mut rest = Vec::new();
+                    if reader.read_to_end(&mut rest).is_err() || !rest.is_empty() {
+                        out.failure = Some(format!("bytes or an error after close: {rest:?}"));
+                    }
+                    return out;
+                }
+            }
+            other => {
+                out.failure = Some(format!("request {} sent, answer {other:?}", out.answered));
+                return out;
+            }
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn sigterm_under_keep_alive_load_answers_every_request_sent() {
+    let dir = shared();
+    let db = Database::open(db_file(dir, "topitop_v1_0")).unwrap();
+    let targets: Vec<String> = playout_positions(db.rules(), 200, 25, &mut SplitMix::new(9))
+        .iter()
+        .map(|p| format!("/topitop/regular/positions/?p={p}"))
+        .collect();
+    for round in 0..3 {
+        let mut server = Server::start(dir, &format!("term-load-{round}"), &[]);
+        let a = server.addr;
+        // An idle keep-alive connection, quiet for longer than the last call.
+        let mut idle = Client::connect(a).unwrap();
+        assert_eq!(idle.get("/").unwrap().status, 200);
+        // A request head half sent when the signal comes.
+        let mut half = TcpStream::connect(a).unwrap();
+        half.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        half.write_all(b"GET /topitop/ HTTP/1.1\r\nHost: x\r\n").unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let outcomes = std::thread::scope(|s| {
+            let clients: Vec<_> = (0..6).map(|_| s.spawn(|| keep_asking(a, &targets))).collect();
+            std::thread::sleep(Duration::from_millis(300));
+            server.signal("TERM");
+            std::thread::sleep(Duration::from_millis(100));
+            half.write_all(b"\r\n").unwrap();
+            clients.into_iter().map(|c| c.join().unwrap()).collect::<Vec<_>>()
+        });
+        for (i, o) in outcomes.iter().enumerate() {
+            assert!(o.failure.is_none(), "round {round}, client {i}: {o:?}");
+            assert!(o.answered > 0, "round {round}, client {i}: {o:?}");
+            assert!(o.told_to_close || o.closed_before_sending, "{o:?}");
+        }
+        let r = support::http::read_response(&mut BufReader::new(&half), false)
+            .expect("the request completed after the signal is answered");
+        assert_eq!(r.status, 200);
+        assert_eq!(r.header("connection"), Some("close"));
+        let mut rest = Vec::new();
+        assert!(idle.get("/").is_err(), "the idle connection is closed");
+        let _ = half.read_to_end(&mut rest);
+        assert!(rest.is_empty());
+        let status = server.wait(Duration::from_secs(15)).expect("the server exits");
+        assert!(status.success(), "{status:?}");
+    }
+}
+
+/// The last lines of `log`, for a failure message.
+fn tail(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().rev().take(20).collect();
+    lines.into_iter().rev().collect::<Vec<_>>().join("\n")
+}
+
+/// Reads the server's log until `needle` has appeared `count` times.
+fn wait_for_log(server: &Server, needle: &str, count: usize) {
+    let start = Instant::now();
+    while server.log().matches(needle).count() < count {
+        let log = server.log();
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no {needle:?} ({count}) in the log, which ends: {}",
+            tail(&log)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Sets its flag when dropped, so that a failing test stops its helpers.
+struct StopOnDrop<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Asks for positions of `regular` from another thread until `stop`,
+/// checking every answer against `db`.
+fn hammer<'s>(
+    s: &'s std::thread::Scope<'s, '_>,
+    a: SocketAddr,
+    db: &'s Database,
+    stop: &'s std::sync::atomic::AtomicBool,
+) -> std::thread::ScopedJoinHandle<'s, usize> {
+    s.spawn(move || {
+        let positions = playout_positions(db.rules(), 100, 25, &mut SplitMix::new(17));
+        let mut done = 0;
+        let mut c = Client::connect(a).unwrap();
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            let p = positions[done % positions.len()];
+            let r = c.get(&format!("/topitop/regular/positions/?p={p}")).unwrap();
+            assert_eq!(r.status, 200, "{p}");
+            check_position(db, p, &r.json());
+            done += 1;
+        }
+        done
+    })
+}
+
+#[test]
+fn a_database_renamed_over_is_reloaded() {
+    let dir = damaged_dir("rename");
+    let regular = db_file(&dir, "topitop_v1_0");
+    let db = Database::open(&regular).unwrap();
+    let mut server = Server::start(&dir, "serve", &[]);
+    let a = server.addr;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let load = hammer(s, a, &db, &stop);
+        let _stop = StopOnDrop(&stop);
+        // A new copy renamed over the served file: reloaded.
+        let tmp = dir.join("new.tmp");
+        std::fs::copy(&regular, &tmp).unwrap();
+        std::fs::rename(&tmp, &regular).unwrap();
+        wait_for_log(&server, "reloaded", 1);
+        // A file of other rules renamed over it: refused, the old one kept.
+        std::fs::copy(db_file(shared(), "topitop_v1_4"), &tmp).unwrap();
+        std::fs::rename(&tmp, &regular).unwrap();
+        wait_for_log(&server, "still serving the previous", 1);
+        // The damaged misère database, repaired by a rename: served from now.
+        std::fs::copy(db_file(shared(), "topitop_v1_4"), &tmp).unwrap();
+        std::fs::rename(&tmp, db_file(&dir, "topitop_v1_4")).unwrap();
+        wait_for_log(&server, "now serving", 1);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(load.join().unwrap() > 0);
+    });
+    let ids: Vec<String> = get(a, "/topitop/").json()["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, ["regular", "misere"]);
+    let misere = get(a, "/topitop/misere/positions/?p=2_P--P-----");
+    assert_eq!(misere.json()["positionValue"], "win");
+    assert!(server.child.try_wait().unwrap().is_none(), "still running");
+    drop(server);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_database_overwritten_in_place_even_truncated_never_stops_the_server() {
+    let dir = temp_dir("overwrite");
+    let name = db_file(Path::new(""), "topitop_v1_0");
+    let good = std::fs::read(shared().join(&name)).unwrap();
+    let file = dir.join(&name);
+    std::fs::write(&file, &good).unwrap();
+    let db = Database::open(&file).unwrap();
+    let mut server = Server::start(&dir, "serve", &[]);
+    let a = server.addr;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let load = hammer(s, a, &db, &stop);
+        let _stop = StopOnDrop(&stop);
+        // Truncated to nothing in place (`cp` starts so): refused.
+        std::fs::File::create(&file).unwrap();
+        wait_for_log(&server, "still serving the previous", 1);
+        // Half written: refused again.
+        std::fs::write(&file, &good[..good.len() / 2]).unwrap();
+        wait_for_log(&server, "still serving the previous", 2);
+        // Complete, the same inode throughout: reloaded.
+        let mut f = std::fs::OpenOptions::new().append(true).open(&file).unwrap();
+        f.write_all(&good[good.len() / 2..]).unwrap();
+        drop(f);
+        wait_for_log(&server, "reloaded", 1);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(load.join().unwrap() > 0);
+    });
+    assert!(server.child.try_wait().unwrap().is_none(), "still running");
+    assert_eq!(get(a, "/topitop/regular/positions/?p=1_---------").status, 200);
     drop(server);
     std::fs::remove_dir_all(&dir).ok();
 }

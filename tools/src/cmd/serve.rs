@@ -12,6 +12,8 @@ use topitop_game::Budget;
 
 use crate::common::check_threads;
 
+use topitop_serve::log::{LogPipe, QUEUE_BYTES};
+use topitop_serve::reload::{self, Watcher};
 use topitop_serve::server::{self, Limits};
 use topitop_serve::{App, Catalog};
 
@@ -40,18 +42,34 @@ pub struct Args {
     /// closed (idle keep-alive, slow clients).
     #[arg(long, default_value_t = 30, value_name = "SECS")]
     pub idle_timeout: u64,
+    /// Seconds between looks at the database files: a file replaced by a
+    /// valid database is served from then on (0: never look).
+    #[arg(long, default_value_t = 1, value_name = "SECS")]
+    pub reload_interval: u64,
 }
 
 /// Runs `serve` until SIGINT or SIGTERM.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    init_logging();
+    let log = init_logging()?;
+    let result = serve(args);
+    // What is still queued, and the count of lines dropped, if standard
+    // error takes them soon.
+    log.flush_for(Duration::from_secs(2));
+    result
+}
+
+fn serve(args: Args) -> anyhow::Result<()> {
     let budget: Budget = args.budget.parse()?;
     anyhow::ensure!(args.idle_timeout > 0, "--idle-timeout must be at least 1 second");
     let threads = args.threads.map(check_threads).transpose()?;
     let catalog = Catalog::open(&args.dir, budget)?;
+    for d in &catalog.damaged {
+        tracing::error!(variant = d.spec.id, error = %d.error, "database damaged; variant left out");
+    }
     for v in &catalog.variants {
         tracing::info!(variant = v.spec.id, db = %v.db.path().display(), "serving");
     }
+    let watcher = Watcher::new(&catalog);
     let app = Arc::new(App::new(catalog));
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = threads {
@@ -63,9 +81,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("cannot start the server runtime")?;
     let limits = Limits {
         idle: Duration::from_secs(args.idle_timeout),
-        grace: Duration::from_secs(10),
+        ..Limits::default()
     };
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
@@ -76,21 +94,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         out.flush()?;
         drop(out);
         tracing::info!(%addr, variants = %app.variant_ids().join(","), "listening");
+        if args.reload_interval > 0 {
+            let every = Duration::from_secs(args.reload_interval);
+            tokio::spawn(reload::watch(app.clone(), watcher, every));
+        }
         server::run(app, listener, limits, shutdown_signal()).await;
         anyhow::Ok(())
-    })
+    });
+    // A database check under way is not waited for long.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    served
 }
 
-/// The access log and other events go to standard error at info level;
-/// `RUST_LOG` overrides (e.g. `RUST_LOG=warn` or `RUST_LOG=access=off`).
-fn init_logging() {
+/// The access log and other events go to standard error at info level,
+/// through a queue that drops (and counts) lines rather than ever making
+/// the server wait for standard error; `RUST_LOG` overrides the level
+/// (e.g. `RUST_LOG=warn` or `RUST_LOG=access=off`).
+fn init_logging() -> anyhow::Result<LogPipe> {
+    let pipe = LogPipe::spawn(std::io::stderr(), QUEUE_BYTES).context("cannot start the log writer")?;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let writer = pipe.clone();
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(move || writer.clone())
         .with_ansi(std::io::stderr().is_terminal())
         .try_init();
+    Ok(pipe)
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM.
