@@ -355,3 +355,115 @@ fn play_against_the_perfect_player_with_undo() {
     assert!(text.contains("\"X9\""), "a bad move is named: {text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn gamesman_classic_export_reads_back_through_crosscheck() {
+    let dir = temp_dir("gcexport");
+    let o = topitop(&[
+        "solve",
+        "--out",
+        dir.to_str().unwrap(),
+        "--budget",
+        "1/1/2/2",
+        "--variant",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let db = dir.join("topitop_v1_3_1-1-2-2.db");
+    let db = db.to_str().unwrap();
+    let data = dir.join("data");
+    let o = topitop(&[
+        "export",
+        "--format",
+        "gamesman-classic",
+        "-o",
+        data.to_str().unwrap(),
+        "--db",
+        db,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let folder = data.join("mtopitop_3_tierdb");
+    let wrote = stderr(&o);
+    assert!(wrote.contains(&format!("wrote {}", folder.display())), "{wrote}");
+    let number_before = |text: &str, what: &str| -> u64 {
+        let end = text.find(what).unwrap_or_else(|| panic!("no {what:?} in {text}"));
+        let start = text[..end]
+            .trim_end()
+            .rfind([' ', '(', '\n'])
+            .map_or(0, |i| i + 1);
+        text[start..end].trim().parse().unwrap()
+    };
+    let solved = number_before(&wrote, " solved,");
+    let files = std::fs::read_dir(&folder).unwrap().count();
+    let lookups = std::fs::read_dir(folder.join("lookup")).unwrap().count();
+    assert!(files > 100, "{files} entries");
+    assert_eq!(files, lookups + 1, "one .idx per tier file, and lookup/");
+    // The only entry beside the folder: no temporary folder is left.
+    assert_eq!(std::fs::read_dir(&data).unwrap().count(), 1);
+    let o = topitop(&[
+        "crosscheck",
+        "--gamesman-classic",
+        data.to_str().unwrap(),
+        "--db",
+        db,
+    ]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let report = stdout(&o);
+    assert!(
+        report.contains(": 0 differ in value, 0 in remoteness only"),
+        "{report}"
+    );
+    // Every solved slot is read back: compared, or counted as outside our
+    // index (a forbidden slide no move leaves, whose value is that of the
+    // same board with none).
+    let compared = number_before(&report, " positions in ");
+    let outside = if report.contains(" slots solved by GamesmanClassic are outside our index") {
+        number_before(&report, " slots solved by GamesmanClassic")
+    } else {
+        0
+    };
+    assert_eq!(compared + outside, solved, "{report}");
+    // Exporting again replaces the folder, at GamesmanClassic's own level.
+    let o = topitop(&[
+        "export",
+        "--format",
+        "gamesman-classic",
+        "--exact",
+        "-o",
+        data.to_str().unwrap(),
+        "--db",
+        db,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&data).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn gamesman_classic_export_refuses_v0_and_wants_a_directory() {
+    let dir = temp_dir("gcrefuse");
+    let out = dir.join("data");
+    let o = topitop(&[
+        "export",
+        "--format",
+        "gamesman-classic",
+        "--rules",
+        "v0",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("v0 rules have no GamesmanClassic file layout"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+    let o = topitop(&["export", "--format", "gamesman-classic"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs -o DIR"), "{}", stderr(&o));
+    let o = topitop(&["export", "--exact", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--exact applies only"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -171,9 +171,12 @@ impl Half {
     }
 
     /// In-tier moves of slot `slot`: slot 0's, less the forbidden one; the
-    /// pass alone for a stuck position.
+    /// pass alone for a stuck position; none on a decided board, whose
+    /// moves are never generated (its positions are primitive).
     pub(super) fn in_tier_moves_of(&self, slot: usize) -> u8 {
-        if self.is_stuck(slot) {
+        if self.board_primitive.is_some() {
+            0
+        } else if self.is_stuck(slot) {
             1
         } else {
             self.in_tier_moves - u8::from(slot != 0)

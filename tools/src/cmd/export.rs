@@ -1,4 +1,7 @@
-//! `topitop export`: remoteness tables from a database.
+//! `topitop export`: remoteness tables from a database, or GamesmanClassic's
+//! tier files (`--format gamesman-classic`, in [`gamesman_classic`]).
+
+mod gamesman_classic;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -23,6 +26,8 @@ pub enum Format {
     Csv,
     /// One JSON object per line.
     Jsonl,
+    /// GamesmanClassic's tier database files, into the data directory -o DIR.
+    GamesmanClassic,
 }
 
 /// Arguments of `export`.
@@ -30,7 +35,8 @@ pub enum Format {
 pub struct Args {
     #[command(flatten)]
     pub db: DbArgs,
-    /// Output file (default: standard output). Written atomically.
+    /// Output file (default: standard output). Written atomically. With
+    /// --format gamesman-classic: GamesmanClassic's data directory.
     #[arg(long, short, value_name = "FILE")]
     pub out: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "tsv")]
@@ -45,10 +51,19 @@ pub struct Args {
     /// of positions.
     #[arg(long)]
     pub summary: bool,
+    /// With --format gamesman-classic: compress at GamesmanClassic's own
+    /// zlib level, for files byte-identical to its solve's (about 3 times
+    /// slower; the default level gives the same uncompressed files).
+    #[arg(long)]
+    pub exact: bool,
 }
 
 /// Runs `export`. One row per symmetry class (the canonical position).
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.format == Format::GamesmanClassic {
+        return gamesman_classic::run(&args);
+    }
+    anyhow::ensure!(!args.exact, "--exact applies only to --format gamesman-classic");
     let db = args.db.open()?;
     let values: Vec<Value> = args
         .value
@@ -92,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         match args.format {
             Format::Tsv => writeln!(out, "position\ttier\tvalue\tremoteness")?,
             Format::Csv => writeln!(out, "position,tier,value,remoteness")?,
-            Format::Jsonl => {}
+            Format::Jsonl | Format::GamesmanClassic => {}
         }
     }
     let chunk = 64;
@@ -129,6 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         "{{\"position\":\"{pos}\",\"tier\":{tier},\"value\":\"{value}\",\"remoteness\":{r}}}"
                     )?
                 }
+                Format::GamesmanClassic => unreachable!("written by gamesman_classic::run"),
             }
         }
         bar.set(((k + 1) * chunk).min(list.len()) as u64, total);

@@ -1,41 +1,15 @@
-//! GamesmanClassic's own Topitop tier database files (`src/core/tierdb.c`):
-//! one gzip'd file per tier, `m<name>_<option>_<tier>_tierdb.dat.gz`, whose
-//! uncompressed stream is a big-endian u16 version (1), the tier size as
-//! two big-endian u32 halves (low half first), then one big-endian u16
-//! record per tier position: bits 0–1 the value (0 undecided, 1 win,
-//! 2 lose, 3 tie), bits 8–15 the remoteness; a draw is a tie at 255.
+//! Reading GamesmanClassic's tier files: finding them in a directory and
+//! decompressing one whole (all its gzip members).
 
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
-use topitop_game::Value;
 
 use crate::error::DbError;
 
-/// A GamesmanClassic record, decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GcRecord {
-    /// Not solved (an illegal slot, or never reached by the solver).
-    Undecided,
-    /// A value and remoteness (draws have remoteness 255).
-    Solved(Value, u8),
-}
-
-impl GcRecord {
-    /// Decodes the 16 record bits.
-    pub fn from_bits(bits: u16) -> GcRecord {
-        let remoteness = (bits >> 8) as u8;
-        match bits & 3 {
-            1 => GcRecord::Solved(Value::Win, remoteness),
-            2 => GcRecord::Solved(Value::Lose, remoteness),
-            3 if remoteness == 255 => GcRecord::Solved(Value::Draw, 255),
-            3 => GcRecord::Solved(Value::Tie, remoteness),
-            _ => GcRecord::Undecided,
-        }
-    }
-}
+use super::{FILE_VERSION, HEADER_BYTES};
 
 /// One tier file found in a directory.
 #[derive(Clone, Debug)]
@@ -121,12 +95,12 @@ pub fn read_tier_file(path: &Path, expected_size: u64) -> Result<Vec<u16>, DbErr
     };
     let file = File::open(path).map_err(io)?;
     let mut z = MultiGzDecoder::new(BufReader::new(file));
-    let mut head = [0u8; 10];
+    let mut head = [0u8; HEADER_BYTES];
     z.read_exact(&mut head).map_err(io)?;
     let version = u16::from_be_bytes([head[0], head[1]]);
     let bad = |detail: String| DbError::corrupt("GamesmanClassic tier file", detail).in_file(path);
-    if version != 1 {
-        return Err(bad(format!("version {version}, expected 1")));
+    if version != FILE_VERSION {
+        return Err(bad(format!("version {version}, expected {FILE_VERSION}")));
     }
     let low = u32::from_be_bytes([head[2], head[3], head[4], head[5]]);
     let high = u32::from_be_bytes([head[6], head[7], head[8], head[9]]);
