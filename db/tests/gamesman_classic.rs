@@ -66,3 +66,26 @@ fn records_decode_like_gamesman_classic() {
         GcRecord::Solved(Value::Draw, 255)
     );
 }
+
+/// A tier file that decompresses to far more than its tier holds is refused
+/// after reading what the tier implies, not read to the end.
+#[test]
+fn an_oversized_tier_file_is_refused_without_reading_it_all() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mtopitop_0_0_tierdb.dat.gz");
+    let size: u64 = 27;
+    let mut z =
+        flate2::write::GzEncoder::new(std::fs::File::create(&path).unwrap(), flate2::Compression::fast());
+    z.write_all(&1u16.to_be_bytes()).unwrap();
+    z.write_all(&(size as u32).to_be_bytes()).unwrap();
+    z.write_all(&0u32.to_be_bytes()).unwrap();
+    // 64 MiB of zeros where 54 bytes belong.
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..64 {
+        z.write_all(&zeros).unwrap();
+    }
+    z.finish().unwrap();
+    let err = read_tier_file(&path, size).unwrap_err().to_string();
+    assert!(err.contains("55 record bytes for 27 records"), "{err}");
+}

@@ -109,7 +109,9 @@ pub fn read_tier_file(path: &Path, expected_size: u64) -> Result<Vec<u16>, DbErr
         return Err(bad(format!("tier size {size}, expected {expected_size}")));
     }
     let mut bytes = Vec::with_capacity(2 * size as usize);
-    z.read_to_end(&mut bytes).map_err(io)?;
+    // Read one byte past what the tier implies, never more: a file that
+    // decompresses to gigabytes is refused after 2·size + 1 bytes.
+    z.take(2 * size + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 != 2 * size {
         return Err(bad(format!("{} record bytes for {size} records", bytes.len())));
     }
