@@ -1,21 +1,10 @@
 //! The `topitop` binary, run as a user would.
 
-use std::process::{Command, Output};
+mod support;
 
-fn topitop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_topitop"))
-        .args(args)
-        .output()
-        .expect("run topitop")
-}
+use std::process::Command;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use support::run::{stderr, stdout, topitop, topitop_with_input};
 
 #[test]
 fn perft_prints_paths_and_positions_per_depth() {
@@ -165,20 +154,6 @@ fn verify_reports_a_corrupt_file() {
     assert_eq!(v.status.code(), Some(2), "{}", stderr(&v));
     assert!(stderr(&v).contains("truncated"), "{}", stderr(&v));
     std::fs::remove_dir_all(&dir).ok();
-}
-
-/// Runs the binary with `input` on standard input.
-fn topitop_with_input(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 /// A solved 2/2/2/2 game in a fresh directory: (dir, db path).
