@@ -110,6 +110,16 @@ impl Position {
         }
     }
 
+    /// True when the position could occur in a game with `budget`: the one
+    /// definition of a position of play. `query`, `export`, `stats`,
+    /// `solve`'s counts and the server all use it; the states it refuses
+    /// (the side to move already owning two castles, both players owning
+    /// two, a forbidden slide left after the game ended) are solved and
+    /// stored only because GamesmanClassic's hash has slots for them.
+    pub fn is_valid(self, budget: Budget) -> bool {
+        self.validate(budget).is_ok()
+    }
+
     /// Checks that the position could occur in a game with `budget`.
     ///
     /// # Errors

@@ -1,7 +1,8 @@
 //! Every position's record under a ruleset.
 
 use rayon::prelude::*;
-use topitop_game::{Position, Rules, Value};
+use topitop_game::group::group;
+use topitop_game::{symmetry, Player, Position, Rules, Value};
 
 use crate::{GroupIndex, Record};
 
@@ -67,8 +68,10 @@ impl Solution {
         self.index.index(pos).ok().map(|i| self.records[i as usize])
     }
 
-    /// Solved positions by value (win, lose, tie, draw), one per symmetry
-    /// class when the solve used symmetry.
+    /// Solved states by value (win, lose, tie, draw), one per symmetry
+    /// class when the solve used symmetry: the positions of play and the
+    /// states [`Solution::unplayable_counts`] counts. A database header
+    /// keeps these figures.
     pub fn counts(&self) -> [u64; 4] {
         let mut counts = count_values(&self.records);
         for i in self.index.duplicates() {
@@ -77,6 +80,33 @@ impl Solution {
             }
         }
         counts
+    }
+
+    /// The part of [`Solution::counts`] that no game can reach: classes
+    /// that fail [`Position::is_valid`]. They occur only on boards where a
+    /// player owns two castles, so only those boards' groups are read.
+    pub fn unplayable_counts(&self) -> [u64; 4] {
+        let budget = self.rules.budget();
+        (0..self.index.groups() as u32)
+            .into_par_iter()
+            .filter(|&g| {
+                let b = self.index.board_of_group(g);
+                b.castles_of(Player::Blue) >= 2 || b.castles_of(Player::Red) >= 2
+            })
+            .map(|g| {
+                let mut c = [0u64; 4];
+                let first = self.index.group_records(g).start;
+                for (k, pos) in group(self.index.board_of_group(g)).enumerate() {
+                    let stored_class = !self.is_symmetric() || symmetry::canonical(pos) == pos;
+                    if stored_class && !pos.is_valid(budget) {
+                        if let Some(v) = self.records[(first + k as u64) as usize].value() {
+                            c[v.index()] += 1;
+                        }
+                    }
+                }
+                c
+            })
+            .reduce(|| [0; 4], |a, b| std::array::from_fn(|k| a[k] + b[k]))
     }
 
     /// The largest remoteness of a win, loss or tie.

@@ -6,6 +6,7 @@
 mod cmd;
 mod common;
 mod lines;
+mod output;
 mod progress;
 mod scan;
 

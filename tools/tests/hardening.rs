@@ -171,3 +171,160 @@ fn query_from_standard_input_survives_bad_lines() {
         lines[1]
     );
 }
+
+#[test]
+fn every_exported_row_is_a_position_query_answers_with_its_value() {
+    let dir = temp_dir("one-definition");
+    let o = topitop(&["solve", "--budget", "2/0/2/2", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let db = dir.join("topitop_v1_0_2-0-2-2.db");
+    let db = db.to_str().unwrap();
+    // The database stores states play cannot reach (GamesmanClassic's hash
+    // has them), such as Blue to move owning two castles already.
+    let stats: serde_json::Value =
+        serde_json::from_str(&stdout(&topitop(&["stats", "--db", db, "--json"]))).unwrap();
+    assert!(stats["unplayable_stored"].as_u64().unwrap() > 0, "{stats}");
+    let positions = stats["positions"].as_u64().unwrap();
+    let solved = format!("solved {positions} positions ");
+    assert!(
+        stdout(&o).contains(&solved),
+        "solve counts them too: {}",
+        stdout(&o)
+    );
+    let o = topitop_with_input(&["query", "--db", db], b"1_------P-P\n");
+    assert!(stdout(&o).contains("already has two castles"), "{}", stdout(&o));
+
+    let o = topitop(&["export", "--db", db]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len() as u64, positions, "export writes what stats counts");
+    assert!(!rows.iter().any(|r| r[0] == "1_------P-P"));
+
+    let input: String = rows.iter().map(|r| format!("{}\n", r[0])).collect();
+    let o = topitop_with_input(&["query", "--db", db], input.as_bytes());
+    assert!(
+        o.status.success(),
+        "every exported row is accepted: {}",
+        stderr(&o)
+    );
+    let answers = stdout(&o);
+    let answers: Vec<Vec<&str>> = answers.lines().skip(1).map(|l| l.split('\t').collect()).collect();
+    assert_eq!(answers.len(), rows.len());
+    for (row, answer) in rows.iter().zip(&answers) {
+        assert_eq!(row[0], answer[0]);
+        assert_eq!(row[2], answer[1], "value of {}", row[0]);
+        if row[2] != "draw" {
+            assert_eq!(row[3], answer[2], "remoteness of {}", row[0]);
+        }
+    }
+
+    // The summary counts the same positions.
+    let o = topitop(&["export", "--db", db, "--summary"]);
+    let total: u64 = stdout(&o)
+        .lines()
+        .filter(|l| l.starts_with("all\t"))
+        .map(|l| l.rsplit('\t').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, positions);
+}
+
+/// A solved 2/0/2/2 game in a fresh directory `name`: (dir, db path).
+fn small_db(name: &str) -> (std::path::PathBuf, String) {
+    let dir = temp_dir(name);
+    let o = topitop(&["solve", "--budget", "2/0/2/2", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let db = dir.join("topitop_v1_0_2-0-2-2.db").to_str().unwrap().to_string();
+    (dir, db)
+}
+
+#[test]
+fn export_writes_into_fifos_devices_and_links_in_place() {
+    let (dir, db) = small_db("export-targets");
+    let whole = stdout(&topitop(&["export", "--db", &db]));
+    assert!(whole.lines().count() > 1000);
+    // `-o -` is standard output.
+    assert_eq!(stdout(&topitop(&["export", "--db", &db, "-o", "-"])), whole);
+
+    // A FIFO stays a FIFO and its reader gets the table.
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let o = topitop(&["export", "--db", &db, "-o", fifo.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(reader.join().unwrap(), whole);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+
+    // A device is written, not replaced, and nothing is created beside it.
+    let o = topitop(&["export", "--db", &db, "-o", "/dev/null"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    let o = topitop(&["export", "--db", &db, "-o", "/dev/full"]);
+    assert_eq!(o.status.code(), Some(2), "a full device is an error");
+    assert!(stderr(&o).contains("No space left"), "{}", stderr(&o));
+    let beside: Vec<_> = std::fs::read_dir("/dev")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
+        .collect();
+    assert!(beside.is_empty(), "{beside:?}");
+
+    // A symbolic link stays a link; the file it names is replaced.
+    std::fs::write(dir.join("real.tsv"), "old").unwrap();
+    std::os::unix::fs::symlink("real.tsv", dir.join("link.tsv")).unwrap();
+    let o = topitop(&[
+        "export",
+        "--db",
+        &db,
+        "-o",
+        dir.join("link.tsv").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let link = std::fs::symlink_metadata(dir.join("link.tsv")).unwrap();
+    assert!(link.file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(dir.join("real.tsv")).unwrap(), whole);
+    assert_eq!(
+        listing(&dir),
+        ["link.tsv", "pipe", "real.tsv", "topitop_v1_0_2-0-2-2.db"]
+    );
+}
+
+#[test]
+fn export_refuses_a_directory_and_leaves_no_temporary_file_on_failure() {
+    let (dir, db) = small_db("export-failures");
+    let target = dir.join("out");
+    std::fs::create_dir(&target).unwrap();
+    let o = topitop(&["export", "--db", &db, "-o", target.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("exporting"), "refused before any work");
+    assert_eq!(listing(&target), Vec::<String>::new());
+
+    // A damaged block stops the export; the old table stays, alone.
+    let mut bytes = std::fs::read(&db).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    let damaged = dir.join("damaged.db");
+    std::fs::write(&damaged, bytes).unwrap();
+    let table = target.join("x.tsv");
+    std::fs::write(&table, "old").unwrap();
+    let o = topitop(&[
+        "export",
+        "--db",
+        damaged.to_str().unwrap(),
+        "-o",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("checksum"), "{}", stderr(&o));
+    assert_eq!(listing(&target), ["x.tsv"]);
+    assert_eq!(std::fs::read_to_string(&table).unwrap(), "old");
+}

@@ -127,7 +127,8 @@ fn two_databases(a: &Database, b: &Database, keep: usize) -> anyhow::Result<Part
         "comparing",
         |positions| {
             let mut part = Part::default();
-            for (pos, ra) in positions {
+            let budget = a.rules().budget();
+            for (pos, ra) in positions.into_iter().filter(|(p, _)| p.is_valid(budget)) {
                 let rb = b.get(pos)?;
                 note(
                     &mut part,

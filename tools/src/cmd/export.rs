@@ -4,8 +4,7 @@
 mod gamesman_classic;
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -14,6 +13,7 @@ use topitop_game::{Position, Tier, Value};
 use topitop_table::Record;
 
 use crate::common::DbArgs;
+use crate::output::Output;
 use crate::progress::CountBar;
 use topitop_serve::response::value_name;
 
@@ -35,8 +35,10 @@ pub enum Format {
 pub struct Args {
     #[command(flatten)]
     pub db: DbArgs,
-    /// Output file (default: standard output). Written atomically. With
-    /// --format gamesman-classic: GamesmanClassic's data directory.
+    /// Output file (default, or `-`: standard output). A regular file is
+    /// written atomically (beside it, then renamed); a FIFO or device is
+    /// written in place; a symbolic link is followed. With --format
+    /// gamesman-classic: GamesmanClassic's data directory.
     #[arg(long, short, value_name = "FILE")]
     pub out: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "tsv")]
@@ -64,6 +66,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return gamesman_classic::run(&args);
     }
     anyhow::ensure!(!args.exact, "--exact applies only to --format gamesman-classic");
+    // Before any work: a directory is refused, a FIFO opened.
+    let mut output = Output::open(args.out.as_deref())?;
     let db = args.db.open()?;
     let values: Vec<Value> = args
         .value
@@ -89,17 +93,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (r.board_offset / per) as usize..(r.board_offset + r.boards()).div_ceil(per) as usize
         }
     };
+    // Only positions of play: every row is one `query` answers.
+    let budget = db.rules().budget();
     let keep = |pos: Position, rec: Record| {
-        args.tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
+        pos.is_valid(budget)
+            && args.tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
             && (values.is_empty() || rec.value().is_some_and(|v| values.contains(&v)))
     };
-    let sink: Box<dyn Write> = match &args.out {
-        Some(p) => Box::new(
-            File::create(tmp_of(p)).with_context(|| format!("cannot create {}", tmp_of(p).display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let mut out = BufWriter::with_capacity(1 << 20, sink);
+    let out = output.writer();
     let bar = CountBar::new("exporting", "blocks");
     let total = blocks.len() as u64;
     let mut summary: BTreeMap<(u64, &'static str, i64), u64> = BTreeMap::new();
@@ -151,22 +152,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     bar.finish();
     if args.summary {
-        write_summary(&mut out, args.format, &summary)?;
+        write_summary(out, args.format, &summary)?;
     }
-    let file = out.into_inner().map_err(|e| e.into_error())?;
-    drop(file);
-    if let Some(p) = &args.out {
-        File::open(tmp_of(p))?.sync_all()?;
-        std::fs::rename(tmp_of(p), p).with_context(|| format!("cannot write {}", p.display()))?;
+    if let Some(p) = output.finish()? {
         eprintln!("wrote {}", p.display());
     }
     Ok(())
-}
-
-fn tmp_of(p: &std::path::Path) -> PathBuf {
-    let mut name = p.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp.{}", std::process::id()));
-    p.with_file_name(name)
 }
 
 /// Counts by (tier, value, remoteness): an `all` row set first, then each tier.

@@ -88,7 +88,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )
     })?;
     lock.release();
-    let counts = solution.counts();
+    // The counts are of positions of play, as `stats` and `export` count
+    // them; the other stored states are named apart.
+    let all = solution.counts();
+    let unplayable = solution.unplayable_counts();
+    let counts: [u64; 4] = std::array::from_fn(|k| all[k] - unplayable[k]);
     let solved: u64 = counts.iter().sum();
     let start_rec = solution.get(rules.start()).expect("the start is indexable");
     println!(
@@ -109,6 +113,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!(
         "by value: {} win, {} lose, {} tie, {} draw",
         counts[0], counts[1], counts[2], counts[3]
+    );
+    println!(
+        "also solved {} states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
+        unplayable.iter().sum::<u64>()
     );
     println!("start position {}: {start_rec}", rules.start());
     println!("largest remoteness: {}", solution.largest_remoteness());

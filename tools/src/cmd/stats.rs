@@ -34,6 +34,9 @@ struct Totals {
     tie: u64,
     draw: u64,
     unsolved: u64,
+    /// Stored states that fail [`Position::is_valid`], left out of every
+    /// other figure.
+    unplayable_stored: u64,
     primitive: u64,
     moves: u64,
     longest_win: Longest,
@@ -58,6 +61,7 @@ impl Totals {
         self.tie += o.tie;
         self.draw += o.draw;
         self.unsolved += o.unsolved;
+        self.unplayable_stored += o.unplayable_stored;
         self.primitive += o.primitive;
         self.moves += o.moves;
         for (a, b) in [
@@ -80,7 +84,7 @@ struct Report {
     budget: String,
     file_bytes: u64,
     records_stored: u64,
-    /// Symmetry classes (canonical positions) with a value.
+    /// Symmetry classes (canonical positions) of positions of play.
     #[serde(flatten)]
     totals: Totals,
     /// Moves per non-primitive position.
@@ -105,6 +109,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         |positions| {
             let mut t = Totals::default();
             for (pos, rec) in positions {
+                if !pos.is_valid(rules.budget()) {
+                    t.unplayable_stored += 1;
+                    continue;
+                }
                 t.positions += 1;
                 match rec.value() {
                     Some(Value::Win) => {
@@ -172,6 +180,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(out, "  unsolved           {}", t.unsolved)?;
     }
     writeln!(out, "  primitive          {}", t.primitive)?;
+    writeln!(
+        out,
+        "also stored          {} states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
+        t.unplayable_stored
+    )?;
     for (name, l) in [
         ("win", &t.longest_win),
         ("lose", &t.longest_lose),

@@ -22,10 +22,16 @@ pub fn topitop_with_input(args: &[&str], input: &[u8]) -> Output {
         .spawn()
         .expect("run topitop");
     let mut stdin = child.stdin.take().expect("piped");
-    // The command may stop reading early (that is what some tests check).
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    child.wait_with_output().expect("wait for topitop")
+    let input = input.to_vec();
+    // Fed from a thread: a large input would otherwise fill the pipe while
+    // the command waits for its own full output pipe to be read. The
+    // command may stop reading early (that is what some tests check).
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for topitop");
+    feeder.join().expect("the feeder does not panic");
+    out
 }
 
 /// Standard output as text.
