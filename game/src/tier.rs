@@ -123,6 +123,70 @@ impl Tier {
         9 - self.counts()[0]
     }
 
+    /// The tier in words: what stands on the board, then what is left to
+    /// place from `budget`, e.g. `board: 1 blue castle, 2 red buckets on
+    /// small piles, 1 large pile; to place: 1 blue bucket, 1 large pile`.
+    /// A castle is a small pile on a large one; a blue or red castle has
+    /// that player's bucket on top.
+    pub fn describe(self, budget: Budget) -> String {
+        const NAMES: [(&str, &str); 10] = [
+            ("", ""),
+            ("blue bucket", "blue buckets"),
+            ("red bucket", "red buckets"),
+            ("small pile", "small piles"),
+            ("large pile", "large piles"),
+            ("blue bucket on a small pile", "blue buckets on small piles"),
+            ("red bucket on a small pile", "red buckets on small piles"),
+            ("castle", "castles"),
+            ("blue castle", "blue castles"),
+            ("red castle", "red castles"),
+        ];
+        // Display order: the castles that decide the game first.
+        const ORDER: [Cell; 9] = [
+            Cell::BlueCastle,
+            Cell::RedCastle,
+            Cell::Castle,
+            Cell::BlueSmall,
+            Cell::RedSmall,
+            Cell::BlueBucket,
+            Cell::RedBucket,
+            Cell::Small,
+            Cell::Large,
+        ];
+        let c = self.counts();
+        let n = |cell: Cell| u32::from(c[cell as usize]);
+        let list = |items: &mut dyn Iterator<Item = (u32, Cell)>| {
+            let parts: Vec<String> = items
+                .filter(|&(k, _)| k > 0)
+                .map(|(k, cell)| {
+                    let (one, many) = NAMES[cell as usize];
+                    format!("{k} {}", if k == 1 { one } else { many })
+                })
+                .collect();
+            if parts.is_empty() {
+                "nothing".to_string()
+            } else {
+                parts.join(", ")
+            }
+        };
+        let on_board = list(&mut ORDER.iter().map(|&cell| (n(cell), cell)));
+        let used = [
+            n(Cell::BlueBucket) + n(Cell::BlueSmall) + n(Cell::BlueCastle),
+            n(Cell::RedBucket) + n(Cell::RedSmall) + n(Cell::RedCastle),
+            n(Cell::Small)
+                + n(Cell::BlueSmall)
+                + n(Cell::RedSmall)
+                + n(Cell::Castle)
+                + n(Cell::BlueCastle)
+                + n(Cell::RedCastle),
+            n(Cell::Large) + n(Cell::Castle) + n(Cell::BlueCastle) + n(Cell::RedCastle),
+        ];
+        let total = budget.counts();
+        let kinds = [Cell::BlueBucket, Cell::RedBucket, Cell::Small, Cell::Large];
+        let left = list(&mut (0..4).map(|i| (u32::from(total[i]).saturating_sub(used[i]), kinds[i])));
+        format!("board: {on_board}; to place: {left}")
+    }
+
     /// True when a player has two crowned castles: every position is primitive.
     pub fn is_terminal(self) -> bool {
         let c = self.counts();
@@ -245,5 +309,25 @@ impl fmt::Display for Tier {
             n(7),
             n(8)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+
+    #[test]
+    fn tiers_are_described_in_words() {
+        assert_eq!(
+            Tier::START.describe(Budget::STANDARD),
+            "board: nothing; to place: 2 blue buckets, 2 red buckets, 4 small piles, 4 large piles"
+        );
+        let pos = parse_position("1_PO-L-XL--", Budget::STANDARD).unwrap();
+        assert_eq!(
+            Tier::of(pos.board()).describe(Budget::STANDARD),
+            "board: 1 blue castle, 1 blue bucket on a small pile, 1 red bucket on a small pile, \
+             2 large piles; to place: 1 red bucket, 1 small pile, 1 large pile"
+        );
     }
 }

@@ -8,6 +8,7 @@ mod common;
 mod lines;
 mod output;
 mod progress;
+mod report;
 mod scan;
 
 use std::process::ExitCode;
@@ -34,7 +35,7 @@ enum Command {
     Verify(cmd::verify::Args),
     /// A position's value and remoteness and every move's, as GamesmanUni shows them.
     Query(cmd::query::Args),
-    /// Write remoteness tables (TSV, CSV, JSON Lines) or their summary.
+    /// Write remoteness tables (TSV, CSV, JSON Lines, Parquet) or their summary.
     Export(cmd::export::Args),
     /// Counts by value, longest games, branching factor, hash efficiency.
     Stats(cmd::stats::Args),

@@ -1,7 +1,9 @@
-//! `topitop export`: remoteness tables from a database, or GamesmanClassic's
-//! tier files (`--format gamesman-classic`, in [`gamesman_classic`]).
+//! `topitop export`: remoteness tables from a database (as text, or as
+//! Parquet in [`parquet`]), or GamesmanClassic's tier files (`--format
+//! gamesman-classic`, in [`gamesman_classic`]).
 
 mod gamesman_classic;
+mod parquet;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -26,6 +28,10 @@ pub enum Format {
     Csv,
     /// One JSON object per line.
     Jsonl,
+    /// Apache Parquet: typed columns (plus `turn`), zstd pages, the rules
+    /// in the file's metadata. Binary: to -o FILE, or a redirected standard
+    /// output.
+    Parquet,
     /// GamesmanClassic's tier database files, into the data directory -o DIR.
     GamesmanClassic,
 }
@@ -66,6 +72,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return gamesman_classic::run(&args);
     }
     anyhow::ensure!(!args.exact, "--exact applies only to --format gamesman-classic");
+    if args.format == Format::Parquet {
+        parquet::check_target(args.out.as_deref())?;
+    }
     // Before any work: a directory is refused, a FIFO opened.
     let mut output = Output::open(args.out.as_deref())?;
     let db = args.db.open()?;
@@ -100,6 +109,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             && args.tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
             && (values.is_empty() || rec.value().is_some_and(|v| values.contains(&v)))
     };
+    if args.format == Format::Parquet && !args.summary {
+        let about = parquet::metadata(&db, "positions", args.tier, &values);
+        parquet::write_positions(output.writer(), &db, blocks, &keep, about)?;
+        if let Some(p) = output.finish()? {
+            eprintln!("wrote {}", p.display());
+        }
+        return Ok(());
+    }
     let out = output.writer();
     let bar = CountBar::new("exporting", "blocks");
     let total = blocks.len() as u64;
@@ -108,7 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         match args.format {
             Format::Tsv => writeln!(out, "position\ttier\tvalue\tremoteness")?,
             Format::Csv => writeln!(out, "position,tier,value,remoteness")?,
-            Format::Jsonl | Format::GamesmanClassic => {}
+            Format::Jsonl | Format::Parquet | Format::GamesmanClassic => {}
         }
     }
     let chunk = 64;
@@ -145,13 +162,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         "{{\"position\":\"{pos}\",\"tier\":{tier},\"value\":\"{value}\",\"remoteness\":{r}}}"
                     )?
                 }
+                Format::Parquet => unreachable!("written by parquet::write_positions"),
                 Format::GamesmanClassic => unreachable!("written by gamesman_classic::run"),
             }
         }
         bar.set(((k + 1) * chunk).min(list.len()) as u64, total);
     }
     bar.finish();
-    if args.summary {
+    if args.summary && args.format == Format::Parquet {
+        let about = parquet::metadata(&db, "summary", args.tier, &values);
+        parquet::write_summary(out, summary_rows(&summary), about)?;
+    } else if args.summary {
         write_summary(out, args.format, &summary)?;
     }
     if let Some(p) = output.finish()? {
@@ -160,20 +181,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Counts by (tier, value, remoteness): an `all` row set first, then each tier.
+/// The summary rows (tier, value, remoteness, count) of counts by (tier,
+/// value, remoteness): an `all` row set first, then each tier.
+fn summary_rows<'a>(
+    counts: &'a BTreeMap<(u64, &'static str, i64), u64>,
+) -> impl Iterator<Item = (String, &'static str, i64, u64)> + 'a {
+    let mut all: BTreeMap<(&'static str, i64), u64> = BTreeMap::new();
+    for (&(_, v, r), &n) in counts {
+        *all.entry((v, r)).or_default() += n;
+    }
+    all.into_iter()
+        .map(|((v, r), n)| ("all".to_string(), v, r, n))
+        .chain(counts.iter().map(|(&(t, v, r), &n)| (t.to_string(), v, r, n)))
+}
+
+/// Counts by (tier, value, remoteness) as text: an `all` row set first,
+/// then each tier.
 fn write_summary(
     out: &mut impl Write,
     format: Format,
     counts: &BTreeMap<(u64, &'static str, i64), u64>,
 ) -> anyhow::Result<()> {
-    let mut all: BTreeMap<(&'static str, i64), u64> = BTreeMap::new();
-    for (&(_, v, r), &n) in counts {
-        *all.entry((v, r)).or_default() += n;
-    }
-    let rows = all
-        .iter()
-        .map(|(&(v, r), &n)| ("all".to_string(), v, r, n))
-        .chain(counts.iter().map(|(&(t, v, r), &n)| (t.to_string(), v, r, n)));
+    let rows = summary_rows(counts);
     let sep = if format == Format::Csv { "," } else { "\t" };
     if format != Format::Jsonl {
         writeln!(out, "tier{sep}value{sep}remoteness{sep}count")?;

@@ -1,12 +1,16 @@
 //! `topitop stats`: what GamesmanOne's tier analyzer reports, from a
-//! database.
+//! database, as text, JSON or an HTML report with charts.
 
+use std::collections::BTreeMap;
 use std::io::Write;
+use std::path::PathBuf;
 
 use serde::Serialize;
 use topitop_game::{Budget, Position, Tier, Value};
 
 use crate::common::DbArgs;
+use crate::output::Output;
+use crate::report::{self, Series};
 use crate::scan::fold_blocks;
 
 /// Arguments of `stats`.
@@ -17,6 +21,10 @@ pub struct Args {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also write a self-contained HTML report (tables and charts) to FILE
+    /// (`-`: to standard output, instead of the text or JSON).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
 }
 
 /// The longest game of one value, with an example.
@@ -77,6 +85,72 @@ impl Totals {
     }
 }
 
+/// What only the HTML report shows: the positions of play broken down by
+/// value and remoteness, by value and pieces placed, and by tier. Collected
+/// only for `--report`, so plain `stats` does no extra work.
+#[derive(Clone, Debug, Default)]
+struct Breakdown {
+    /// Positions by remoteness, one histogram per value: win, lose, tie
+    /// (a draw has no remoteness).
+    remoteness: [Vec<u64>; 3],
+    /// Positions by pieces placed, then by value index (win, lose, tie,
+    /// draw) with unsolved last.
+    pieces: Vec<[u64; 5]>,
+    /// Positions by tier number (ordered, so the report is the same every run).
+    tiers: BTreeMap<u64, u64>,
+}
+
+impl Breakdown {
+    fn note(&mut self, pos: Position, value: Option<Value>, remoteness: u16) {
+        if let Some(i) = value.filter(|v| *v != Value::Draw).map(Value::index) {
+            bump(&mut self.remoteness[i], usize::from(remoteness));
+        }
+        let board = pos.board();
+        let placed = board.pieces_used().iter().map(|&p| usize::from(p)).sum::<usize>();
+        if self.pieces.len() <= placed {
+            self.pieces.resize(placed + 1, [0; 5]);
+        }
+        self.pieces[placed][value.map_or(4, Value::index)] += 1;
+        *self.tiers.entry(Tier::of(board).number()).or_default() += 1;
+    }
+
+    fn merge(mut self, o: Breakdown) -> Breakdown {
+        for (a, b) in self.remoteness.iter_mut().zip(o.remoteness) {
+            add_into(a, &b);
+        }
+        if self.pieces.len() < o.pieces.len() {
+            self.pieces.resize(o.pieces.len(), [0; 5]);
+        }
+        for (a, b) in self.pieces.iter_mut().zip(o.pieces) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        for (t, n) in o.tiers {
+            *self.tiers.entry(t).or_default() += n;
+        }
+        self
+    }
+}
+
+/// Adds one at `i`, growing `v` as needed.
+fn bump(v: &mut Vec<u64>, i: usize) {
+    if v.len() <= i {
+        v.resize(i + 1, 0);
+    }
+    v[i] += 1;
+}
+
+/// Adds `b` into `a` element by element, growing `a` as needed.
+fn add_into(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
 #[derive(Serialize)]
 struct Report {
     file: String,
@@ -103,17 +177,28 @@ struct Report {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let db = args.db.open()?;
     let rules = db.rules();
-    let totals = fold_blocks(
+    // Opened first so a path that cannot be written fails before the work.
+    let report_out = args
+        .report
+        .as_deref()
+        .map(|p| Output::open(Some(p)))
+        .transpose()?;
+    let detail = report_out.is_some();
+    let (totals, breakdown) = fold_blocks(
         &db,
         "analysing",
         |positions| {
             let mut t = Totals::default();
+            let mut b = Breakdown::default();
             for (pos, rec) in positions {
                 if !pos.is_valid(rules.budget()) {
                     t.unplayable_stored += 1;
                     continue;
                 }
                 t.positions += 1;
+                if detail {
+                    b.note(pos, rec.value(), rec.remoteness());
+                }
                 match rec.value() {
                     Some(Value::Win) => {
                         t.win += 1;
@@ -136,9 +221,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     t.moves += rules.gamesman_moves(pos).len() as u64;
                 }
             }
-            Ok(t)
+            Ok((t, b))
         },
-        Totals::merge,
+        |(ta, ba), (tb, bb)| (ta.merge(tb), ba.merge(bb)),
     )?;
     let slots = gamesman_classic_slots(rules.budget());
     let index_states = db.index().len();
@@ -155,6 +240,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         stored_fraction: totals.positions as f64 / index_states as f64,
         totals,
     };
+    if let Some(out) = report_out {
+        match html_report(&report, &breakdown, rules.budget()).write_to(out)? {
+            Some(path) => eprintln!("wrote {}", path.display()),
+            // `--report -`: standard output holds the page, and only it.
+            None => return Ok(()),
+        }
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
@@ -212,6 +304,186 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         100.0 * report.stored_fraction
     )?;
     Ok(())
+}
+
+/// The rows of the totals table: figure, number, note. The figures the text
+/// output prints, in its order.
+fn total_rows(r: &Report) -> Vec<Vec<String>> {
+    let t = &r.totals;
+    let row = |figure: &str, n: String, note: &str| vec![figure.to_string(), n, note.to_string()];
+    let mut rows = vec![
+        row("file size (bytes)", r.file_bytes.to_string(), ""),
+        row("records stored", r.records_stored.to_string(), ""),
+        row(
+            "positions (classes)",
+            t.positions.to_string(),
+            "positions of play, one per symmetry class",
+        ),
+        row("win", t.win.to_string(), ""),
+        row("lose", t.lose.to_string(), ""),
+        row("tie", t.tie.to_string(), ""),
+        row("draw", t.draw.to_string(), ""),
+    ];
+    if t.unsolved > 0 {
+        rows.push(row("unsolved", t.unsolved.to_string(), ""));
+    }
+    rows.push(row(
+        "primitive",
+        t.primitive.to_string(),
+        "positions where the game is over",
+    ));
+    rows.push(row(
+        "also stored",
+        t.unplayable_stored.to_string(),
+        "states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
+    ));
+    for (name, l) in [
+        ("win", &t.longest_win),
+        ("lose", &t.longest_lose),
+        ("tie", &t.longest_tie),
+    ] {
+        if let Some(e) = &l.example {
+            rows.push(row(
+                &format!("longest {name}"),
+                l.remoteness.to_string(),
+                &format!("e.g. {e}"),
+            ));
+        }
+    }
+    rows.push(row(
+        "branching factor",
+        format!("{:.2}", r.branching_factor),
+        "moves per non-primitive position",
+    ));
+    rows.push(row(
+        "index states",
+        r.index_states.to_string(),
+        "states in our dense index",
+    ));
+    rows.push(row(
+        "GamesmanClassic slots",
+        r.gamesman_classic_slots.to_string(),
+        "slots of GamesmanClassic's hash for this budget",
+    ));
+    rows.push(row(
+        "hash efficiency",
+        format!("{:.1}%", 100.0 * r.gamesman_classic_hash_efficiency),
+        "index states / GamesmanClassic slots",
+    ));
+    rows.push(row(
+        "symmetry",
+        format!("{:.1}%", 100.0 * r.stored_fraction),
+        "of indexed states stored as classes",
+    ));
+    rows
+}
+
+/// The HTML report: the totals, then positions by value and remoteness, by
+/// value and pieces placed, and by tier.
+fn html_report(r: &Report, b: &Breakdown, budget: Budget) -> report::Report {
+    const VALUES: [&str; 3] = ["win", "lose", "tie"];
+    let name = std::path::Path::new(&r.file)
+        .file_name()
+        .map_or_else(|| r.file.clone(), |n| n.to_string_lossy().into_owned());
+    let mut page = report::Report::new(&format!("Topitop database statistics: {name}"));
+    page.paragraph(&format!(
+        "Database {}: rules {}, budget {}. Every count below is of positions of play, one per \
+         symmetry class; the {} stored states that play cannot reach are left out.",
+        r.file, r.rules, r.budget, r.totals.unplayable_stored
+    ));
+    page.heading("Summary");
+    page.table("Totals", &["figure", "number", "note"], &total_rows(r));
+
+    page.heading("Values and remoteness");
+    page.paragraph(
+        "Remoteness is the number of moves to the end of the game under perfect play: \
+         the winner hurries, the loser delays. Draws have none and are not shown.",
+    );
+    let series: Vec<Series> = VALUES
+        .iter()
+        .zip(&b.remoteness)
+        .map(|(v, h)| Series {
+            name: v.to_string(),
+            points: h.iter().enumerate().map(|(r, &n)| (r as i64, n)).collect(),
+        })
+        .collect();
+    page.bar_chart(
+        "Positions by value and remoteness",
+        "remoteness (moves)",
+        "positions (log scale)",
+        &series,
+        true,
+    );
+
+    page.heading("Values through the game");
+    page.paragraph(
+        "Pieces placed (buckets, small and large sand piles on the board) never decrease in play, \
+         so they tell how far a game has gone.",
+    );
+    let mut row_labels: Vec<String> = ["win", "lose", "tie", "draw"].map(String::from).to_vec();
+    let mut cells: Vec<Vec<u64>> = (0..4).map(|v| b.pieces.iter().map(|p| p[v]).collect()).collect();
+    if r.totals.unsolved > 0 {
+        row_labels.push("unsolved".to_string());
+        cells.push(b.pieces.iter().map(|p| p[4]).collect());
+    }
+    let col_labels: Vec<String> = (0..b.pieces.len()).map(|p| p.to_string()).collect();
+    page.heat_map(
+        "Positions by value and pieces placed",
+        "value",
+        "pieces placed",
+        &row_labels,
+        &col_labels,
+        &cells,
+    );
+
+    page.heading("Tiers");
+    let points: Vec<(f64, f64)> = b
+        .tiers
+        .iter()
+        .map(|(&t, &n)| {
+            (
+                Tier::from_number(t, budget).map_or(0, |t| t.size()) as f64,
+                n as f64,
+            )
+        })
+        .collect();
+    page.paragraph(&format!(
+        "A tier is the set of boards with the same count of each kind of structure; \
+         GamesmanClassic gives each tier 82 slots per board. {} tiers hold positions of play, \
+         of {} tiers in GamesmanClassic's hash. Each point is a tier: its size against the \
+         positions stored for it, after symmetry and without the unreachable slots.",
+        points.len(),
+        Tier::reachable(budget).len()
+    ));
+    page.scatter(
+        "Tier size and positions stored",
+        "tier size (GamesmanClassic slots)",
+        "positions stored (classes)",
+        &points,
+        true,
+        true,
+    );
+
+    // Last, so the charts come first on the screen.
+    page.heading("The numbers behind the charts");
+    let longest = b.remoteness.iter().map(Vec::len).max().unwrap_or(0);
+    let rows: Vec<Vec<String>> = (0..longest)
+        .map(|r| {
+            let mut row = vec![r.to_string()];
+            row.extend(
+                b.remoteness
+                    .iter()
+                    .map(|h| h.get(r).copied().unwrap_or(0).to_string()),
+            );
+            row
+        })
+        .collect();
+    page.table(
+        "Positions by remoteness",
+        &["remoteness", "win", "lose", "tie"],
+        &rows,
+    );
+    page
 }
 
 /// The slots of GamesmanClassic's hash for `budget`: it has a tier for every

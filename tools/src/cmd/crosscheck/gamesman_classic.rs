@@ -1,9 +1,8 @@
-//! `topitop crosscheck`: compare two databases position by position, or a
-//! database with GamesmanClassic's own tier database files.
+//! `crosscheck --gamesman-classic DIR`: our database against
+//! GamesmanClassic's own tier database files, slot by slot.
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -12,30 +11,7 @@ use topitop_db::Database;
 use topitop_game::{gchash, Position, Tier, Value};
 use topitop_table::Record;
 
-use crate::common::{open_db, DbArgs};
 use crate::progress::CountBar;
-use crate::scan::fold_blocks;
-
-/// Arguments of `crosscheck`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Two database files to compare (A B).
-    #[arg(value_name = "DB", num_args = 0..=2)]
-    pub files: Vec<PathBuf>,
-    /// Compare our database (--db, or the rules options) with the
-    /// GamesmanClassic tier files in DIR (its data directory or one
-    /// mtopitop_<option>_tierdb folder).
-    #[arg(long, value_name = "DIR")]
-    pub gamesman_classic: Option<PathBuf>,
-    #[command(flatten)]
-    pub db: DbArgs,
-    /// Examples of differences to print.
-    #[arg(long, default_value_t = 10)]
-    pub examples: usize,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
-}
 
 #[derive(Clone, Debug, Default, Serialize)]
 struct TierDiff {
@@ -113,38 +89,6 @@ fn merge(mut a: Part, b: Part, keep: usize) -> Part {
     a
 }
 
-fn two_databases(a: &Database, b: &Database, keep: usize) -> anyhow::Result<Part> {
-    anyhow::ensure!(
-        a.rules().budget() == b.rules().budget(),
-        "{} and {} have different piece budgets ({} and {})",
-        a.path().display(),
-        b.path().display(),
-        a.rules().budget(),
-        b.rules().budget()
-    );
-    fold_blocks(
-        a,
-        "comparing",
-        |positions| {
-            let mut part = Part::default();
-            let budget = a.rules().budget();
-            for (pos, ra) in positions.into_iter().filter(|(p, _)| p.is_valid(budget)) {
-                let rb = b.get(pos)?;
-                note(
-                    &mut part,
-                    Tier::of(pos.board()).number(),
-                    pos,
-                    ours(ra),
-                    ours(rb),
-                    keep,
-                );
-            }
-            Ok(part)
-        },
-        |x, y| merge(x, y, keep),
-    )
-}
-
 fn with_gamesman_classic(db: &Database, dir: &std::path::Path, keep: usize) -> anyhow::Result<(Part, usize)> {
     let rules = db.rules();
     let budget = rules.budget();
@@ -197,27 +141,10 @@ fn with_gamesman_classic(db: &Database, dir: &std::path::Path, keep: usize) -> a
     Ok((part, files.len()))
 }
 
-/// Runs `crosscheck`; fails when anything differs.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let (a_name, b_name, (by_tier, examples), tiers) = match (&args.gamesman_classic, args.files.as_slice()) {
-        (Some(dir), []) => {
-            let db = args.db.open()?;
-            let (part, n) = with_gamesman_classic(&db, dir, args.examples)?;
-            (
-                dir.display().to_string(),
-                db.path().display().to_string(),
-                part,
-                n,
-            )
-        }
-        (None, [a, b]) => {
-            let (da, dbb) = (open_db(a)?, open_db(b)?);
-            let part = two_databases(&da, &dbb, args.examples)?;
-            let n = part.0.len();
-            (a.display().to_string(), b.display().to_string(), part, n)
-        }
-        _ => anyhow::bail!("give two database files, or --gamesman-classic DIR (with --db or rules options)"),
-    };
+/// Runs `crosscheck --gamesman-classic DIR`; fails when anything differs.
+pub fn run(db: &Database, dir: &std::path::Path, keep: usize, json: bool) -> anyhow::Result<()> {
+    let (part, tiers) = with_gamesman_classic(db, dir, keep)?;
+    let (by_tier, examples) = part;
     let mut total = TierDiff::default();
     for d in by_tier.values() {
         total.add(d);
@@ -227,15 +154,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .filter(|(_, d)| d.value_differs + d.remoteness_differs > 0)
         .collect();
     let report = Report {
-        a: a_name,
-        b: b_name,
+        a: dir.display().to_string(),
+        b: db.path().display().to_string(),
         tiers,
         total,
         by_tier: differing,
         examples,
     };
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         let t = &report.total;
@@ -255,15 +182,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             )?;
         }
         if !report.by_tier.is_empty() {
+            let budget = db.rules().budget();
             writeln!(
                 out,
-                "{:>12} {:>10} {:>10} {:>10}",
+                "{:>12} {:>10} {:>10} {:>10}  composition",
                 "tier", "compared", "value", "remoteness"
             )?;
             for (tier, d) in &report.by_tier {
+                let name =
+                    Tier::from_number(*tier, budget).map_or_else(|_| "?".to_string(), |t| t.describe(budget));
                 writeln!(
                     out,
-                    "{tier:>12} {:>10} {:>10} {:>10}",
+                    "{tier:>12} {:>10} {:>10} {:>10}  {name}",
                     d.compared, d.value_differs, d.remoteness_differs
                 )?;
             }
