@@ -5,6 +5,7 @@
 mod support;
 
 use serde_json::Value as Json;
+use support::browser::{chromium, run_for};
 use support::run::{stderr, stdout, temp_dir, topitop};
 
 /// Solves `args` (rules options) at budget 2/2/2/2 into `dir`.
@@ -240,6 +241,34 @@ fn misere_against_normal_play_is_explained() {
         "{}",
         String::from_utf8_lossy(&parsed.stderr)
     );
+
+    // Rendered in a headless browser, every chart is in the page's DOM.
+    let Some(chromium) = chromium() else {
+        assert!(
+            std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
+            "TOPITOP_REQUIRE_CHROMIUM is set but no chromium is on PATH"
+        );
+        eprintln!("skipped: no chromium to render the crosscheck report with");
+        return;
+    };
+    let mut cmd = std::process::Command::new(chromium);
+    cmd.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--dump-dom",
+    ])
+    .arg(format!("--user-data-dir={}", dir.join("profile").display()))
+    .arg(format!("file://{}", html.canonicalize().unwrap().display()));
+    let dom = run_for(&mut cmd, std::time::Duration::from_secs(120)).expect("chromium --dump-dom");
+    let dom = String::from_utf8_lossy(&dom);
+    assert!(
+        dom.matches("<svg").count() >= 5,
+        "{}",
+        &dom[..dom.len().min(2000)]
+    );
+    assert!(dom.contains("Transition matrix"));
 }
 
 #[test]

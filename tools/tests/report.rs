@@ -5,12 +5,12 @@
 
 mod support;
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use support::browser::{chromium, run_for};
 use support::run::{stderr, stdout, temp_dir, topitop};
 
 /// A small game: solved in about a second.
@@ -233,46 +233,6 @@ fn stats_refuses_a_report_path_that_is_a_directory() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
     assert!(stdout(&o).is_empty(), "nothing printed before the error");
-}
-
-/// `chromium` or `chromium-browser` on PATH, if any.
-fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|d| ["chromium", "chromium-browser"].map(|n| d.join(n)))
-        .find(|p| p.is_file())
-}
-
-/// Runs `cmd` for at most `limit`; its standard output, or `None` if it
-/// failed or ran out of time (then it is killed).
-fn run_for(cmd: &mut Command, limit: Duration) -> Option<Vec<u8>> {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut pipe = child.stdout.take()?;
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let _ = pipe.read_to_end(&mut out);
-        out
-    });
-    let start = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                let out = reader.join().ok()?;
-                return status.success().then_some(out);
-            }
-            Ok(None) if start.elapsed() < limit => std::thread::sleep(Duration::from_millis(100)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    }
 }
 
 /// The RGB pixels of an 8-bit RGB or RGBA PNG, decoded by Python's zlib

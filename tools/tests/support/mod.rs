@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests (and the load benchmark).
 
+// Each test crate uses some of the helpers.
+#[allow(dead_code)]
+pub mod browser;
 pub mod http;
 // Each test crate uses some of the helpers.
 #[allow(dead_code)]
