@@ -165,16 +165,24 @@ pub fn write(
         out.write_all(&vec![0u8; header_len as usize]).map_err(io)?;
         let mut offset = header_len;
         let mut table = Vec::with_capacity(blocks as usize);
-        let batch = 64;
+        let batch = 256;
+        let zstd_error =
+            |b: u64, e: std::io::Error| DbError::corrupt(format!("block {b}"), format!("zstd: {e}"));
         for first in (0..blocks).step_by(batch) {
             let done: Vec<(Vec<u8>, u32, u64)> = (first..(first + batch as u64).min(blocks))
                 .into_par_iter()
-                .map(|b| {
-                    let (raw, records) = raw_block(solution, layout, &header, &symbol_of, b);
-                    let packed = zstd::bulk::compress(&raw, options.level)
-                        .map_err(|e| DbError::corrupt(format!("block {b}"), format!("zstd: {e}")))?;
-                    Ok((packed, raw.len() as u32, records))
-                })
+                // A compression context per task rather than per block.
+                .map_init(
+                    || zstd::bulk::Compressor::new(options.level),
+                    |compressor, b| {
+                        let compressor = compressor
+                            .as_mut()
+                            .map_err(|e| zstd_error(b, std::io::Error::other(e.to_string())))?;
+                        let (raw, records) = raw_block(solution, layout, &header, &symbol_of, b);
+                        let packed = compressor.compress(&raw).map_err(|e| zstd_error(b, e))?;
+                        Ok((packed, raw.len() as u32, records))
+                    },
+                )
                 .collect::<Result<_, DbError>>()?;
             for (packed, raw, records) in done {
                 out.write_all(&packed).map_err(io)?;

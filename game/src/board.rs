@@ -140,6 +140,19 @@ impl Board {
         (tier, packed)
     }
 
+    /// How many cells hold each cell code, packed in 4-bit fields (code c
+    /// at bits 4c..4c+4).
+    #[inline]
+    pub fn packed_counts(self) -> u64 {
+        let mut packed = 0u64;
+        let mut bits = self.0;
+        for _ in 0..CELLS {
+            packed += 1 << (4 * (bits & 15));
+            bits >>= 4;
+        }
+        packed
+    }
+
     /// How many cells hold each cell code, indexed by code.
     #[inline]
     pub fn counts(self) -> [u8; 10] {

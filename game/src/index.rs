@@ -27,7 +27,7 @@ use crate::cell::{Cell, Player};
 use crate::error::IndexError;
 use crate::geometry::{Slide, CELLS};
 use crate::position::Position;
-use crate::rank::{multinomial, rank_packed, unrank};
+use crate::rank::{multinomial, rank_board, rank_packed, unrank};
 use crate::tier::Tier;
 
 const NEUTRALS: [Cell; 3] = [Cell::Small, Cell::Large, Cell::Castle];
@@ -88,47 +88,57 @@ impl Hasher for TierHasher {
     }
 }
 
-/// Finds a board's tier from its cell counts without hashing: the counts
-/// as a mixed-radix number (one digit per cell code, each digit's base one
-/// more than the budget allows of that code) index a table of tier places.
+/// Finds a board's tier from its packed cell counts: open addressing in a
+/// power-of-two table of `u64`s, each holding a tier's packed counts (40
+/// bits) and one more than its place above them. A few kilobytes for any
+/// budget, so a lookup stays in the first-level cache.
 #[derive(Clone, Debug)]
-struct TierLookup {
-    /// Weight of one cell of each code in the key.
-    unit: [u32; 10],
-    /// Tier place by key; `u32::MAX` where no tier has those counts.
-    table: Vec<u32>,
+struct TierTable {
+    slots: Vec<u64>,
+    shift: u32,
 }
 
-/// Keys beyond this make a table not worth its memory; the hash map serves.
-const MAX_LOOKUP: u64 = 1 << 22;
+impl TierTable {
+    const KEY_BITS: u32 = 40;
+    const KEY_MASK: u64 = (1 << Self::KEY_BITS) - 1;
 
-impl TierLookup {
-    fn new(budget: Budget, tiers: &[TierRange]) -> Option<TierLookup> {
-        let total = budget.counts();
-        let mut unit = [0u32; 10];
-        let mut size = 1u64;
-        for (code, slot) in unit.iter_mut().enumerate().skip(1) {
-            let pieces = Cell::from_code(code as u8).map_or([0; 4], Cell::pieces);
-            let most = (0..4)
-                .filter(|&k| pieces[k] > 0)
-                .map(|k| total[k] / pieces[k])
-                .min()
-                .unwrap_or(0)
-                .min(CELLS as u8);
-            *slot = size as u32;
-            size *= u64::from(most) + 1;
-            if size > MAX_LOOKUP {
+    fn new(tiers: &[TierRange]) -> TierTable {
+        // At most half full: a miss or a hit takes one or two probes.
+        let bits = (2 * tiers.len()).next_power_of_two().trailing_zeros().max(4);
+        let mut table = TierTable {
+            slots: vec![0; 1 << bits],
+            shift: 64 - bits,
+        };
+        for (place, range) in tiers.iter().enumerate() {
+            let mut at = table.home(range.packed);
+            while table.slots[at] != 0 {
+                at = (at + 1) & (table.slots.len() - 1);
+            }
+            table.slots[at] = range.packed | (place as u64 + 1) << Self::KEY_BITS;
+        }
+        table
+    }
+
+    #[inline]
+    fn home(&self, packed: u64) -> usize {
+        (packed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The place of the tier with packed counts `packed`, if the budget has
+    /// one. Packed counts of a board are never 0, the empty slot.
+    #[inline]
+    fn get(&self, packed: u64) -> Option<usize> {
+        let mut at = self.home(packed);
+        loop {
+            let slot = self.slots[at];
+            if slot & Self::KEY_MASK == packed {
+                return Some((slot >> Self::KEY_BITS) as usize - 1);
+            }
+            if slot == 0 {
                 return None;
             }
+            at = (at + 1) & (self.slots.len() - 1);
         }
-        let mut table = vec![u32::MAX; size as usize];
-        for (place, range) in tiers.iter().enumerate() {
-            let key: u32 = (1..10)
-                .map(|c| unit[c] * ((range.packed >> (4 * c)) & 15) as u32)
-                .sum();
-            table[key as usize] = place as u32;
-        }
-        Some(TierLookup { unit, table })
     }
 }
 
@@ -138,7 +148,7 @@ pub struct StateIndex {
     budget: Budget,
     tiers: Vec<TierRange>,
     by_tier: HashMap<Tier, usize, BuildHasherDefault<TierHasher>>,
-    lookup: Option<TierLookup>,
+    lookup: TierTable,
     len: u64,
     boards: u64,
 }
@@ -183,7 +193,7 @@ impl StateIndex {
             board_offset += boards;
         }
         let by_tier = tiers.iter().enumerate().map(|(i, t)| (t.tier, i)).collect();
-        let lookup = TierLookup::new(budget, &tiers);
+        let lookup = TierTable::new(&tiers);
         StateIndex {
             budget,
             tiers,
@@ -226,33 +236,16 @@ impl StateIndex {
         let (range, packed) = self
             .locate(board)
             .ok_or_else(|| IndexError::NotIndexable(board.to_string()))?;
-        let bits = board.bits();
-        let cell = |i: usize| ((bits >> (4 * (8 - i))) & 15) as u8;
-        Ok(range.board_offset + rank_packed((0..CELLS).map(cell), packed, CELLS as u64, range.boards))
+        Ok(range.board_offset + rank_board(board.bits(), packed, range.boards))
     }
 
     /// The tier of `board` and its cell counts packed in 4-bit fields, or
     /// `None` if the board is over the budget.
     #[inline]
     fn locate(&self, board: Board) -> Option<(&TierRange, u64)> {
-        let Some(lookup) = &self.lookup else {
-            let (tier, packed) = board.census();
-            let place = *self.by_tier.get(&Tier::from_number_unchecked(tier))?;
-            return Some((&self.tiers[place], packed));
-        };
-        let mut bits = board.bits();
-        let mut packed = 0u64;
-        let mut key = 0u32;
-        for _ in 0..CELLS {
-            let c = (bits & 15) as usize;
-            packed += 1 << (4 * c);
-            key = key.wrapping_add(lookup.unit[c]);
-            bits >>= 4;
-        }
-        let place = *lookup.table.get(key as usize)?;
-        // A count beyond its digit's base can alias another key.
-        let range = self.tiers.get(place as usize).filter(|r| r.packed == packed)?;
-        Some((range, packed))
+        let packed = board.packed_counts();
+        let place = self.lookup.get(packed)?;
+        Some((&self.tiers[place], packed))
     }
 
     /// The tier range holding board number `n`.

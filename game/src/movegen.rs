@@ -5,7 +5,7 @@
 
 use crate::budget::Budget;
 use crate::cell::{Cell, Player, ALL_CELLS};
-use crate::geometry::{CELLS, NEIGHBOURS, SLIDE_IDS};
+use crate::geometry::{NEIGHBOURS, SLIDE_IDS};
 use crate::moves::{Move, MoveList, Piece};
 use crate::position::Position;
 
@@ -61,51 +61,78 @@ const fn nibble(bits: u64, i: usize) -> usize {
     ((bits >> cell_shift(i)) & 15) as usize
 }
 
-/// Appends the non-pass moves of `pos` in GamesmanClassic's order: cells in
-/// ascending order as destinations; on an empty cell the placements (own
-/// bucket, small, large) and then the slides from its neighbours in
-/// ascending order; on an occupied cell the stacking slides onto it.
+/// Writes the non-pass moves of `pos` into `out` (emptied first) in
+/// GamesmanClassic's order: cells in ascending order as destinations; on an
+/// empty cell the placements (own bucket, small, large) and then the slides
+/// from its neighbours in ascending order; on an occupied cell the stacking
+/// slides onto it.
+///
+/// Every candidate is written and kept or not by a flag, with no branch:
+/// on real positions the branches were unpredictable and cost more than
+/// the writes.
 #[inline]
 pub(crate) fn generate(pos: Position, budget: Budget, out: &mut MoveList) {
-    let bits = pos.bits();
-    let turn = pos.turn();
+    out.clear();
     let used = pos.board().pieces_used();
     let total = budget.counts();
-    let bucket = match turn {
-        Player::Blue => (used[0] < total[0]).then_some(Piece::BlueBucket),
-        Player::Red => (used[1] < total[1]).then_some(Piece::RedBucket),
+    let turn = pos.turn();
+    let (bucket, has_bucket) = match turn {
+        Player::Blue => (Piece::BlueBucket, used[0] < total[0]),
+        Player::Red => (Piece::RedBucket, used[1] < total[1]),
     };
-    let small = used[2] < total[2];
-    let large = used[3] < total[3];
-    let targets = &TARGETS[turn as usize];
-    // Only a slide onto an empty cell can be the forbidden one; 0 never matches.
-    let forbidden = pos.forbidden_id();
-    for to in 0..CELLS {
-        let dst = nibble(bits, to);
-        if dst == Cell::Empty as usize {
-            if let Some(b) = bucket {
-                out.push(Move::place(b, to));
-            }
-            if small {
-                out.push(Move::place(Piece::Small, to));
-            }
-            if large {
-                out.push(Move::place(Piece::Large, to));
-            }
-            for &from in NEIGHBOURS[to] {
-                let from = from as usize;
-                let src = nibble(bits, from);
-                if targets[src] & 1 != 0 && SLIDE_IDS[from][to] != forbidden {
-                    out.push(Move::slide(from, to));
-                }
-            }
-        } else {
-            for &from in NEIGHBOURS[to] {
-                let from = from as usize;
-                if targets[nibble(bits, from)] >> dst & 1 != 0 {
-                    out.push(Move::slide(from, to));
-                }
-            }
+    let g = Generator {
+        bits: pos.bits(),
+        targets: &TARGETS[turn as usize],
+        bucket,
+        has_bucket,
+        small: used[2] < total[2],
+        large: used[3] < total[3],
+        forbidden: pos.forbidden_id(),
+    };
+    // One call per destination cell, each with its neighbours known at
+    // compile time, so that every loop unrolls.
+    g.onto::<0>(out);
+    g.onto::<1>(out);
+    g.onto::<2>(out);
+    g.onto::<3>(out);
+    g.onto::<4>(out);
+    g.onto::<5>(out);
+    g.onto::<6>(out);
+    g.onto::<7>(out);
+    g.onto::<8>(out);
+}
+
+/// What move generation needs to know of a position.
+struct Generator {
+    bits: u64,
+    /// `TARGETS` of the side to move.
+    targets: &'static [u16; 10],
+    bucket: Piece,
+    has_bucket: bool,
+    small: bool,
+    large: bool,
+    /// The forbidden slide's id; 0 (none) never matches a slide.
+    forbidden: u8,
+}
+
+impl Generator {
+    /// The moves onto cell `TO`: placements if it is empty, then slides
+    /// from its neighbours in ascending order.
+    #[inline(always)]
+    fn onto<const TO: usize>(&self, out: &mut MoveList) {
+        let dst = nibble(self.bits, TO);
+        let empty = dst == Cell::Empty as usize;
+        out.push_if(Move::place(self.bucket, TO), empty & self.has_bucket);
+        out.push_if(Move::place(Piece::Small, TO), empty & self.small);
+        out.push_if(Move::place(Piece::Large, TO), empty & self.large);
+        for &from in NEIGHBOURS[TO] {
+            let from = from as usize;
+            // Bit 0 of a target set is the empty cell, so one test serves
+            // slides onto empty and onto occupied cells.
+            let allowed = self.targets[nibble(self.bits, from)] >> dst & 1 != 0;
+            // Only a slide onto an empty cell can be the forbidden one.
+            let forbidden = empty & (SLIDE_IDS[from][TO] == self.forbidden);
+            out.push_if(Move::slide(from, TO), allowed & !forbidden);
         }
     }
 }
@@ -126,20 +153,31 @@ pub fn play_unchecked(pos: Position, m: Move) -> Position {
     let code = m.code() as usize;
     let to = code & 15;
     let from = (code >> 4) & 15;
-    if to == from {
-        let cell = ((code >> 8) & 3) as u64 + 1;
-        return position_from_bits(bits & !(15 << cell_shift(to)) | cell << cell_shift(to));
-    }
+    // A placement has from == to on an empty cell: the slide formulas
+    // below then clear that cell, leave it empty and forbid nothing, and
+    // the piece is added. No branch between the two kinds of move.
+    let placement = u64::from(to == from) * (((code >> 8) & 3) as u64 + 1);
     let src = nibble(bits, from);
     let dst = nibble(bits, to);
-    let res = RESULT[src][dst] as u64;
-    let mut b = bits & !(15 << cell_shift(to)) & !(15 << cell_shift(from));
-    b |= res << cell_shift(to);
-    if dst == Cell::Empty as usize && ALL_CELLS[src].is_neutral() {
-        b |= SLIDE_IDS[to][from] as u64;
-    }
-    position_from_bits(b)
+    let res = RESULT[src][dst] as u64 + placement;
+    let cleared = bits & !(15 << cell_shift(to)) & !(15 << cell_shift(from));
+    let forbid = SLIDE_IDS[to][from] & RESTRICTS[src][dst];
+    position_from_bits(cleared | res << cell_shift(to) | forbid as u64)
 }
+
+/// `RESTRICTS[src][dst]`: all ones when a slide of `src` onto `dst` forbids
+/// its reverse (a neutral S, L or C onto an empty cell), else 0.
+const RESTRICTS: [[u8; 10]; 10] = {
+    let mut r = [[0u8; 10]; 10];
+    let mut s = 0;
+    while s < 10 {
+        if ALL_CELLS[s].is_neutral() {
+            r[s][Cell::Empty as usize] = 0xFF;
+        }
+        s += 1;
+    }
+    r
+};
 
 #[inline(always)]
 fn position_from_bits(bits: u64) -> Position {

@@ -245,6 +245,18 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Writes `m` after the last move and keeps it only if `keep`: move
+    /// generation without a branch per candidate. The slot written must
+    /// exist, which [`MAX_MOVES`] (one per candidate move) guarantees when
+    /// the list starts empty.
+    #[inline(always)]
+    pub(crate) fn push_if(&mut self, m: Move, keep: bool) {
+        // Clamped rather than checked: a branch-free store (the clamp
+        // never bites on an empty start).
+        self.moves[self.len.min(MAX_MOVES - 1)] = m;
+        self.len += usize::from(keep);
+    }
+
     /// Empties the list.
     #[inline]
     pub fn clear(&mut self) {

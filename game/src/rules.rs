@@ -244,7 +244,6 @@ impl Rules {
     /// use it; to play, use [`Rules::legal_moves`].
     #[inline]
     pub fn generate_gamesman_moves(self, pos: Position, out: &mut MoveList) {
-        out.clear();
         movegen::generate(pos, self.budget, out);
         if out.is_empty() && matches!(self.ruleset, Ruleset::V1(_)) {
             out.push(Move::PASS);
@@ -346,7 +345,6 @@ impl Rules {
     /// handles passes and primitives itself.
     #[inline]
     pub fn generate_piece_moves(self, pos: Position, out: &mut MoveList) {
-        out.clear();
         movegen::generate(pos, self.budget, out);
     }
 }

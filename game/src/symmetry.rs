@@ -162,18 +162,31 @@ const fn transpose(x: u64) -> u64 {
     delta_swap(delta_swap(x, 0xF << 20 | 0xF << 4, 8), 0xF << 8, 16)
 }
 
-/// The 8 images of packed board bits, the identity first: the dihedral
-/// group as words in the mirror M and the transpose T (e, M, T, TM, MT,
-/// MTM, TMT, TMTM). A few register operations each, no tables.
+/// The top–bottom flip of packed board bits: rows 0 and 2 exchanged.
+#[inline(always)]
+const fn flip(x: u64) -> u64 {
+    delta_swap(x, 0xFFF, 24)
+}
+
+/// The 8 images of packed board bits, the identity first: the four of the
+/// mirror M and the flip F (e, M, F, MF), then their transposes. A few
+/// register operations each, no tables, and at most four swaps deep, so
+/// they are computed side by side.
 #[inline(always)]
 const fn images(x: u64) -> [u64; 8] {
     let m = mirror(x);
-    let t = transpose(x);
-    let tm = transpose(m);
-    let mt = mirror(t);
-    let mtm = mirror(tm);
-    let tmt = transpose(mt);
-    [x, m, t, tm, mt, mtm, tmt, transpose(mtm)]
+    let f = flip(x);
+    let mf = mirror(f);
+    [
+        x,
+        m,
+        f,
+        mf,
+        transpose(x),
+        transpose(m),
+        transpose(f),
+        transpose(mf),
+    ]
 }
 
 /// `IMAGE_SLIDES[k][d]`: the id of slide `d` carried along by image `k` of
@@ -246,10 +259,16 @@ pub fn canonical(pos: Position) -> Position {
     // Position bits order boards like their rank (cell 0 most significant,
     // codes in rank order), then the slide id; the turn bit is shared.
     let imgs = images(pos.board().bits());
-    let mut best = pos.bits() & ((1 << 48) - 1);
-    for k in 1..8 {
-        best = best.min(imgs[k] << 8 | IMAGE_SLIDES[k][d] as u64);
-    }
+    let least = |a: [u64; 8]| {
+        let [a, b, c, e, f, g, h, i] = a;
+        a.min(b).min(c.min(e)).min(f.min(g).min(h.min(i)))
+    };
+    let best = if d == 0 {
+        // Most children: no slide to carry along, so the smallest board.
+        least(imgs) << 8
+    } else {
+        least(std::array::from_fn(|k| imgs[k] << 8 | IMAGE_SLIDES[k][d] as u64))
+    };
     crate::position::from_bits_trusted(best | (pos.bits() & !((1u64 << 48) - 1)))
 }
 

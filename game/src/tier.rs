@@ -80,11 +80,6 @@ impl Tier {
         Ok(t)
     }
 
-    /// The tier numbered `n`, trusted to be one (for lookups keyed by tier).
-    pub(crate) const fn from_number_unchecked(n: u64) -> Tier {
-        Tier(n)
-    }
-
     /// The tier number.
     pub const fn number(self) -> u64 {
         self.0

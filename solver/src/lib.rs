@@ -17,6 +17,7 @@ mod memory;
 mod order;
 mod solve;
 mod tier;
+pub mod usage;
 pub mod verify;
 
 pub use memory::estimate_memory;

@@ -20,7 +20,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 use topitop_game::group::{group, group_len, slot};
 use topitop_game::index::TierRange;
-use topitop_game::{symmetry, Board, Budget, IndexError, Position, StateIndex};
+use topitop_game::{symmetry, Board, Budget, IndexError, Player, Position, StateIndex};
 
 /// A word of the bitmap of boards that have a group, with the number of
 /// groups before it.
@@ -63,28 +63,43 @@ impl GroupIndex {
     /// More than 2³² − 1 records (no budget of this game has that many).
     pub fn new(budget: Budget, symmetric: bool) -> GroupIndex {
         let states = StateIndex::new(budget);
-        let surveys: Vec<Survey> = states
+        // Large tiers are cut in pieces, so that the survey's threads stay
+        // busy to the end rather than wait on the largest tier.
+        let pieces: Vec<(usize, u64)> = states
             .tiers()
+            .iter()
+            .enumerate()
+            .flat_map(|(t, range)| {
+                (0..range.boards())
+                    .step_by(SURVEY_PIECE as usize)
+                    .map(move |p| (t, p))
+            })
+            .collect();
+        let surveys: Vec<Survey> = pieces
             .par_iter()
-            .map(|range| survey_tier(&states, range, symmetric))
+            .map(|&(t, first)| survey_boards(&states, &states.tiers()[t], first, symmetric))
             .collect();
         let groups: usize = surveys.iter().map(|s| s.boards.len()).sum();
         let mut words = vec![RankWord::default(); (states.boards() as usize).div_ceil(64)];
         let mut starts = Vec::with_capacity(groups + 1);
         let mut boards = Vec::with_capacity(groups);
         let mut self_symmetric = Vec::new();
-        let mut tiers = Vec::with_capacity(surveys.len());
+        let mut tiers = Vec::with_capacity(states.tiers().len());
         let mut records = 0u64;
-        for (range, survey) in states.tiers().iter().zip(surveys) {
+        let mut surveys = pieces.iter().zip(surveys).peekable();
+        for (t, range) in states.tiers().iter().enumerate() {
             let first_group = starts.len() as u32;
             let first_record = records;
-            self_symmetric.extend(survey.self_symmetric.iter().map(|&k| first_group + k));
-            for ((&rank, &size), board) in survey.ranks.iter().zip(&survey.sizes).zip(survey.boards) {
-                let n = range.board_offset + u64::from(rank);
-                words[(n / 64) as usize].bits |= 1 << (n % 64);
-                starts.push(u32::try_from(records).expect("records fit 32 bits"));
-                boards.push(board);
-                records += u64::from(size);
+            while let Some((_, survey)) = surveys.next_if(|((piece_tier, _), _)| *piece_tier == t) {
+                let before = starts.len() as u32;
+                self_symmetric.extend(survey.self_symmetric.iter().map(|&k| before + k));
+                for ((&rank, &size), board) in survey.ranks.iter().zip(&survey.sizes).zip(survey.boards) {
+                    let n = range.board_offset + u64::from(rank);
+                    words[(n / 64) as usize].bits |= 1 << (n % 64);
+                    starts.push(u32::try_from(records).expect("records fit 32 bits"));
+                    boards.push(board);
+                    records += u64::from(size);
+                }
             }
             tiers.push(TierGroups {
                 first_group,
@@ -172,9 +187,19 @@ impl GroupIndex {
         };
         let n = self.states.board_number(key.board())?;
         let not_indexable = || IndexError::NotIndexable(pos.to_string());
-        let g = self.group_of_board(n).ok_or_else(not_indexable)?;
-        let at = slot(key).ok_or_else(not_indexable)?;
-        Ok(u64::from(self.starts[g as usize]) + at as u64)
+        let g = self.group_of_board(n).ok_or_else(not_indexable)? as usize;
+        let first = self.starts[g];
+        let at = if key.forbidden_id() == 0 {
+            // Most children: slot 0 of their half, and Red's half starts
+            // halfway through the group, whose size is known here.
+            match key.turn() {
+                Player::Blue => 0,
+                Player::Red => (self.starts[g + 1] - first) / 2,
+            }
+        } else {
+            slot(key).ok_or_else(not_indexable)? as u32
+        };
+        Ok(u64::from(first + at))
     }
 
     /// The position with record number `i`.
@@ -217,7 +242,10 @@ impl GroupIndex {
     }
 }
 
-/// The boards of one tier that have a group, in rank order.
+/// Boards surveyed by one task.
+const SURVEY_PIECE: u64 = 1 << 16;
+
+/// The boards of one piece of a tier that have a group, in rank order.
 struct Survey {
     /// Their ranks within the tier.
     ranks: Vec<u32>,
@@ -230,17 +258,17 @@ struct Survey {
     self_symmetric: Vec<u32>,
 }
 
-fn survey_tier(states: &StateIndex, range: &TierRange, symmetric: bool) -> Survey {
+/// Surveys the boards of `range` with ranks `first..first + SURVEY_PIECE`
+/// (or to the tier's end).
+fn survey_boards(states: &StateIndex, range: &TierRange, first: u64, symmetric: bool) -> Survey {
     let mut survey = Survey {
         ranks: Vec::new(),
         boards: Vec::new(),
         sizes: Vec::new(),
         self_symmetric: Vec::new(),
     };
-    for (rank, pos) in states
-        .walk(range.offset, range.offset + range.boards())
-        .enumerate()
-    {
+    let end = (first + SURVEY_PIECE).min(range.boards());
+    for (rank, pos) in (first..).zip(states.walk(range.offset + first, range.offset + end)) {
         let board = pos.board();
         if symmetric {
             let standing = symmetry::board_standing(board);

@@ -66,6 +66,8 @@ struct Scratch {
     moves: MoveList,
     /// Blue's children in the current group.
     blue: Vec<Child>,
+    /// Red's children in the current group.
+    red: Vec<Child>,
 }
 
 /// What the first pass needs to look children up.
@@ -118,20 +120,28 @@ impl Search<'_> {
         scratch: &mut Scratch,
         edges: &mut Vec<Edge>,
     ) {
-        let Scratch { moves, blue } = scratch;
+        let Scratch { moves, blue, red } = scratch;
         self.rules.generate_piece_moves(pos, moves);
-        // Both sides generate shared moves in the same relative order.
-        let mut next_shared = 0;
-        for &m in moves.iter() {
-            let child = play_unchecked(pos, m);
-            let j = match pos.turn() {
-                Player::Blue => {
-                    let j = self.index(child);
-                    blue.push((m, j));
-                    j
+        // Children are looked up first and sorted after: the reads of
+        // lower-tier records then leave together and wait for memory side
+        // by side.
+        let children = match pos.turn() {
+            Player::Blue => {
+                blue.extend(moves.iter().map(|&m| (m, self.index(play_unchecked(pos, m)))));
+                &blue[..]
+            }
+            Player::Red => {
+                red.clear();
+                // Both sides generate shared moves in the same relative order.
+                let mut next_shared = 0;
+                for &m in moves.iter() {
+                    let j = self.red_child(play_unchecked(pos, m), m, blue, &mut next_shared);
+                    red.push((m, j));
                 }
-                Player::Red => self.red_child(child, m, blue, &mut next_shared),
-            };
+                &red[..]
+            }
+        };
+        for &(m, j) in children {
             self.sort_child(half_id, half, m, j, edges);
         }
         if let Some(slot) = stuck_slot(half.mask, moves) {

@@ -97,27 +97,30 @@ impl<'a> Settle<'a> {
     }
 
     fn wins_and_losses(&mut self) {
-        self.seed_wins_and_losses().drain(|frontier, i, value, r| {
-            if self.settle(i, value, r) {
-                self.propagate_win_or_loss(i, value, r + 1, frontier);
-            }
-        });
+        self.seed_wins_and_losses()
+            .drain(|frontier, i, (value, seed), r| {
+                // A proposal made while settling was settled when made; a seed
+                // may have been overtaken by a smaller remoteness.
+                if !seed || self.settle(i, value, r) {
+                    self.propagate_win_or_loss(i, value, r + 1, frontier);
+                }
+            });
     }
 
     /// Primitive wins and losses, and what lower tiers decide alone.
-    fn seed_wins_and_losses(&self) -> Frontier<Value> {
+    fn seed_wins_and_losses(&self) -> Frontier<(Value, bool)> {
         let mut frontier = Frontier::new();
         for_each_position(self.halves, |i, h, slot| {
             match h.primitive(slot, self.stuck_value) {
-                Some(v @ (Value::Win | Value::Lose)) => frontier.push(0, i, v),
+                Some(v @ (Value::Win | Value::Lose)) => frontier.push(0, i, (v, true)),
                 Some(_) => {}
                 None => {
                     let low = h.lower_of(slot);
                     if let Some(r) = low.lose_min.parent_remoteness() {
-                        frontier.push(r, i, Value::Win);
+                        frontier.push(r, i, (Value::Win, true));
                     } else if self.pending[i] == 0 {
                         if let Some(r) = low.loss_remoteness() {
-                            frontier.push(r, i, Value::Lose);
+                            frontier.push(r, i, (Value::Lose, true));
                         }
                     }
                 }
@@ -128,7 +131,19 @@ impl<'a> Settle<'a> {
 
     /// Position `i` now has `value`: its parents win through a loss, and
     /// lose once their last in-tier move proves a win.
-    fn propagate_win_or_loss(&mut self, i: usize, value: Value, next: u16, frontier: &mut Frontier<Value>) {
+    ///
+    /// Both are settled at once: levels are drained in increasing
+    /// remoteness and every seed below `next` is drained already, so no
+    /// later proposal can beat a win at `next`; and a parent whose last
+    /// in-tier move is a win, with no losing child below, has no winning
+    /// move at all. Each position thus enters the frontier once.
+    fn propagate_win_or_loss(
+        &mut self,
+        i: usize,
+        value: Value,
+        next: u16,
+        frontier: &mut Frontier<(Value, bool)>,
+    ) {
         let Settle {
             halves,
             parents,
@@ -142,13 +157,16 @@ impl<'a> Settle<'a> {
                     return;
                 }
                 if value == Value::Lose {
-                    frontier.push(next, q, Value::Win);
+                    records[q] = Record::new(Value::Win, next);
+                    frontier.push(next, q, (Value::Win, false));
                     return;
                 }
                 pending[q] -= 1;
                 if pending[q] == 0 {
                     if let Some(r) = h.lower_of(slot).loss_remoteness() {
-                        frontier.push(next.max(r), q, Value::Lose);
+                        let r = next.max(r);
+                        records[q] = Record::new(Value::Lose, r);
+                        frontier.push(r, q, (Value::Lose, false));
                     }
                 }
             });
@@ -156,23 +174,23 @@ impl<'a> Settle<'a> {
     }
 
     fn ties(&mut self) {
-        self.seed_ties().drain(|frontier, i, (), r| {
-            if self.settle(i, Value::Tie, r) {
+        self.seed_ties().drain(|frontier, i, seed, r| {
+            if !seed || self.settle(i, Value::Tie, r) {
                 self.propagate_tie(i, r + 1, frontier);
             }
         });
     }
 
     /// Primitive ties, and ties through a tying child in a lower tier.
-    fn seed_ties(&self) -> Frontier<()> {
+    fn seed_ties(&self) -> Frontier<bool> {
         let mut frontier = Frontier::new();
         for_each_position(self.halves, |i, h, slot| {
             match h.primitive(slot, self.stuck_value) {
-                Some(Value::Tie) => frontier.push(0, i, ()),
+                Some(Value::Tie) => frontier.push(0, i, true),
                 Some(_) => {}
                 None => {
                     if let Some(r) = h.lower_of(slot).tie_min.parent_remoteness() {
-                        frontier.push(r, i, ());
+                        frontier.push(r, i, true);
                     }
                 }
             }
@@ -180,12 +198,21 @@ impl<'a> Settle<'a> {
         frontier
     }
 
-    /// Position `i` now ties: so do its parents not yet settled.
-    fn propagate_tie(&self, i: usize, next: u16, frontier: &mut Frontier<()>) {
-        for &set in self.parents.of(i) {
-            for_each_parent(self.halves, set, |q, h, slot| {
-                if !self.records[q].is_solved() && h.primitive(slot, self.stuck_value).is_none() {
-                    frontier.push(next, q, ());
+    /// Position `i` now ties: so do its parents not yet settled, settled
+    /// at once as in [`Settle::propagate_win_or_loss`].
+    fn propagate_tie(&mut self, i: usize, next: u16, frontier: &mut Frontier<bool>) {
+        let Settle {
+            halves,
+            parents,
+            stuck_value,
+            records,
+            ..
+        } = self;
+        for &set in parents.of(i) {
+            for_each_parent(halves, set, |q, h, slot| {
+                if !records[q].is_solved() && h.primitive(slot, *stuck_value).is_none() {
+                    records[q] = Record::new(Value::Tie, next);
+                    frontier.push(next, q, false);
                 }
             });
         }

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use topitop_db::CheckpointDir;
 use topitop_game::Budget;
+use topitop_solver::usage::cpu_time;
 use topitop_solver::{estimate_memory, solve_resumable, SolveOptions};
 
 use crate::common::RulesArgs;
@@ -55,6 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let lock = SolveLock::take(&final_path)?;
     topitop_db::remove_stale_temps(&final_path)?;
     let start = Instant::now();
+    let cpu_start = cpu_time();
     let mut bar = TierBar::new("solving");
     let mut checkpoints = CheckpointDir::open(final_path.with_extension("ckpt"), symmetric)?;
     let solution = solve_resumable(rules, SolveOptions { symmetric }, &mut checkpoints, |p| {
@@ -63,6 +65,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("cannot write a checkpoint under {}: {e}", args.out.display()))?;
     bar.finish();
     let secs = start.elapsed().as_secs_f64();
+    let cpu = cpu_start
+        .zip(cpu_time())
+        .map(|(a, b)| b.saturating_sub(a).as_secs_f64());
     let bar = CountBar::new("writing", "blocks");
     let written = topitop_db::write(
         &final_path,
@@ -102,12 +107,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         !args.no_symmetry
     );
     println!(
-        "solved {solved} positions{} in {secs:.1} s ({:.1} M positions/s)",
+        "solved {solved} positions{} in {secs:.1} s{} ({:.1} M positions/s)",
         if symmetric {
             " (one per symmetry class)"
         } else {
             ""
         },
+        cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s")),
         solved as f64 / secs / 1e6
     );
     println!(
