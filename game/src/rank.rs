@@ -129,11 +129,13 @@ static RANK_LAST4: [u8; 1 << 16] = {
 /// multinomial `m`.
 ///
 /// The hottest function of a solve (every child of every position is
-/// ranked), so it avoids the nine-step chain of [`rank_packed`]: the last
+/// ranked), so it avoids the nine-step chain of [`rank_packed`]. The last
 /// four cells' share of the rank depends on them alone and comes from a
-/// table, and the multinomials of the first five suffixes, on which the
-/// other shares depend, are computed two cells at a time, with constant
-/// divisors.
+/// table. Cell i < 5 adds `m_i · less_i / (9 − i)`, where `m_i`, the
+/// arrangements of the cells from i on, is `m · c_0 ⋯ c_{i−1} · (9 − i)! / 9!`
+/// (`c_j`: how many cells from j on hold cell j's code); so the five shares
+/// are `m / 9!` times a sum of small products, one multiplication by `m`
+/// and one exact division by a constant.
 #[inline]
 pub fn rank_board(board: u64, packed: u64, m: u64) -> u64 {
     let cell = |i: u32| (board >> (4 * (8 - i))) & 15;
@@ -149,18 +151,16 @@ pub fn rank_board(board: u64, packed: u64, m: u64) -> u64 {
         let below = p & ((1u64 << (4 * cell(i))) - 1);
         (below.wrapping_mul(0x1111_1111_1111_1111) >> 60) & 15
     };
-    // m_i: arrangements of the suffix from cell i (exact quotients).
-    let m0 = m;
-    let m1 = m0 * count(p0, 0) / 9;
-    let m2 = m0 * (count(p0, 0) * count(p1, 1)) / 72;
-    let m3 = m2 * count(p2, 2) / 7;
-    let m4 = m2 * (count(p2, 2) * count(p3, 3)) / 42;
-    m0 * less(p0, 0) / 9
-        + m1 * less(p1, 1) / 8
-        + m2 * less(p2, 2) / 7
-        + m3 * less(p3, 3) / 6
-        + m4 * less(p4, 4) / 5
-        + u64::from(RANK_LAST4[(board & 0xFFFF) as usize])
+    let c01 = count(p0, 0) * count(p1, 1);
+    let c012 = c01 * count(p2, 2);
+    let c0123 = c01 * (count(p2, 2) * count(p3, 3));
+    let sum = less(p0, 0) * FACT[8]
+        + count(p0, 0) * less(p1, 1) * FACT[7]
+        + c01 * less(p2, 2) * FACT[6]
+        + c012 * less(p3, 3) * FACT[5]
+        + c0123 * less(p4, 4) * FACT[4];
+    // m < 2^19 and sum < 2^34: the product fits, and 9! divides it.
+    m * sum / FACT[9] + u64::from(RANK_LAST4[(board & 0xFFFF) as usize])
 }
 
 /// Writes into `out` the arrangement of `counts` with rank `r`; `out.len()`
