@@ -22,4 +22,4 @@ pub mod verify;
 
 pub use memory::estimate_memory;
 pub use order::{solve_levels, solve_order};
-pub use solve::{solve, solve_resumable, Progress, SolveOptions};
+pub use solve::{solve, solve_resumable, solve_together, Progress, SolveOptions};

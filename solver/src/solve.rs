@@ -1,5 +1,7 @@
 //! Solving a whole game, tier by tier.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use topitop_game::{Rules, Tier};
 use topitop_table::{Checkpoint, GroupIndex, NoCheckpoint, Record, Solution};
@@ -40,6 +42,10 @@ pub struct Progress {
     pub resumed: bool,
 }
 
+/// A tier solved for some rulesets: the tier, its ordinal, the rulesets'
+/// places and their records.
+type SolvedTier = (Tier, usize, Vec<usize>, Vec<Vec<Record>>);
+
 /// Solves every position of `rules`, calling `progress` after each tier.
 pub fn solve(rules: Rules, options: SolveOptions, progress: impl FnMut(Progress)) -> Solution {
     match solve_resumable(rules, options, &mut NoCheckpoint, progress) {
@@ -61,17 +67,53 @@ pub fn solve_resumable(
     checkpoint: &mut dyn Checkpoint,
     mut progress: impl FnMut(Progress),
 ) -> std::io::Result<Solution> {
-    let index = GroupIndex::new(rules.budget(), options.symmetric);
-    let mut records = vec![Record::UNSOLVED; index.len() as usize];
-    let levels = solve_levels(rules.budget());
+    let mut solutions = solve_together(&[rules], options, &mut [checkpoint], |_, p| progress(p))?;
+    Ok(solutions.pop().expect("one solution per ruleset"))
+}
+
+/// Solves every position of each of `rules` (one budget, so one numbering
+/// of positions), each with its own checkpoint, calling `progress` with
+/// the ruleset's place in `rules` after each of its tiers.
+///
+/// The rulesets of the game differ only in primitives, what a stuck side
+/// gets and misère, never in moves: each tier's moves are generated and
+/// its children looked up once for all of them, and only the settling is
+/// done per ruleset. A tier some checkpoints hold is solved only for the
+/// others.
+///
+/// # Errors
+/// Saving a checkpoint failed.
+///
+/// # Panics
+/// The rulesets have different budgets, or `checkpoints` does not have one
+/// per ruleset.
+pub fn solve_together(
+    rules: &[Rules],
+    options: SolveOptions,
+    checkpoints: &mut [&mut dyn Checkpoint],
+    mut progress: impl FnMut(usize, Progress),
+) -> std::io::Result<Vec<Solution>> {
+    assert_eq!(rules.len(), checkpoints.len(), "one checkpoint per ruleset");
+    let Some(first) = rules.first() else {
+        return Ok(Vec::new());
+    };
+    let budget = first.budget();
+    assert!(
+        rules.iter().all(|r| r.budget() == budget),
+        "rulesets solved together share a budget"
+    );
+    let index = Arc::new(GroupIndex::new(budget, options.symmetric));
+    let mut records = vec![vec![Record::UNSOLVED; index.len() as usize]; rules.len()];
+    let levels = solve_levels(budget);
     let tiers_total = levels.iter().map(Vec::len).sum();
-    let mut tiers_done = 0;
-    let mut positions_done = 0;
+    let mut tiers_done = vec![0; rules.len()];
+    let mut positions_done = vec![0; rules.len()];
     let span = |tier_ordinal: usize| {
         let r = &index.tiers()[tier_ordinal].records;
         r.start as usize..r.end as usize
     };
     for level in levels {
+        // Per tier: the rulesets it is still to be solved for.
         let mut todo = Vec::new();
         let mut finished = Vec::new();
         for tier in level {
@@ -79,36 +121,69 @@ pub fn solve_resumable(
                 .states()
                 .tier_ordinal(tier)
                 .expect("every composition is indexed");
-            if checkpoint.load(tier, &mut records[span(ordinal)]) {
-                finished.push((tier, ordinal, true));
-            } else {
-                todo.push((tier, ordinal));
+            let mut missing = Vec::new();
+            for (k, checkpoint) in checkpoints.iter_mut().enumerate() {
+                if checkpoint.load(tier, &mut records[k][span(ordinal)]) {
+                    finished.push((k, tier, ordinal, true));
+                } else {
+                    missing.push(k);
+                }
+            }
+            if !missing.is_empty() {
+                todo.push((tier, ordinal, missing));
             }
         }
-        let solved: Vec<(Tier, usize, Vec<Record>)> = todo
-            .into_par_iter()
-            .map(|(tier, ordinal)| (tier, ordinal, solve_tier(rules, &index, &records, ordinal)))
-            .collect();
-        for (tier, ordinal, local) in &solved {
-            records[span(*ordinal)].copy_from_slice(local);
-            finished.push((*tier, *ordinal, false));
+        let solved: Vec<SolvedTier> = {
+            let records: Vec<&[Record]> = records.iter().map(Vec::as_slice).collect();
+            todo.into_par_iter()
+                .map(|(tier, ordinal, missing)| {
+                    let which: Vec<Rules> = missing.iter().map(|&k| rules[k]).collect();
+                    let lower: Vec<&[Record]> = missing.iter().map(|&k| records[k]).collect();
+                    let local = solve_tier(&which, &index, &lower, ordinal);
+                    (tier, ordinal, missing, local)
+                })
+                .collect()
+        };
+        for (tier, ordinal, missing, locals) in &solved {
+            for (&k, local) in missing.iter().zip(locals) {
+                records[k][span(*ordinal)].copy_from_slice(local);
+                finished.push((k, *tier, *ordinal, false));
+            }
         }
-        let saved: Vec<(Tier, &[Record])> = solved.iter().map(|(tier, _, l)| (*tier, l.as_slice())).collect();
-        checkpoint.save(&saved)?;
-        for (tier, ordinal, resumed) in finished {
+        for (k, checkpoint) in checkpoints.iter_mut().enumerate() {
+            let saved: Vec<(Tier, &[Record])> = solved
+                .iter()
+                .flat_map(|(tier, _, missing, locals)| {
+                    missing
+                        .iter()
+                        .zip(locals)
+                        .filter(|&(&m, _)| m == k)
+                        .map(|(_, l)| (*tier, l.as_slice()))
+                })
+                .collect();
+            checkpoint.save(&saved)?;
+        }
+        for (k, tier, ordinal, resumed) in finished {
             let solved = span(ordinal).len() as u64;
-            tiers_done += 1;
-            positions_done += solved;
-            progress(Progress {
-                tiers_done,
-                tiers_total,
-                tier,
-                solved,
-                positions_done,
-                positions_total: index.len(),
-                resumed,
-            });
+            tiers_done[k] += 1;
+            positions_done[k] += solved;
+            progress(
+                k,
+                Progress {
+                    tiers_done: tiers_done[k],
+                    tiers_total,
+                    tier,
+                    solved,
+                    positions_done: positions_done[k],
+                    positions_total: index.len(),
+                    resumed,
+                },
+            );
         }
     }
-    Ok(Solution::from_index(rules, index, records))
+    Ok(rules
+        .iter()
+        .zip(records)
+        .map(|(&r, records)| Solution::from_index(r, Arc::clone(&index), records))
+        .collect())
 }

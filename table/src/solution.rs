@@ -1,5 +1,7 @@
 //! Every position's record under a ruleset.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use topitop_game::group::group;
 use topitop_game::{symmetry, Player, Position, Rules, Value};
@@ -12,7 +14,8 @@ use crate::{GroupIndex, Record};
 /// [`Solution::get`] looks other positions up through their canonical form.
 pub struct Solution {
     rules: Rules,
-    index: GroupIndex,
+    /// Shared by the solutions of rulesets solved together.
+    index: Arc<GroupIndex>,
     records: Vec<Record>,
 }
 
@@ -30,7 +33,8 @@ impl Solution {
     ///
     /// # Panics
     /// `records` does not match the index size.
-    pub fn from_index(rules: Rules, index: GroupIndex, records: Vec<Record>) -> Solution {
+    pub fn from_index(rules: Rules, index: impl Into<Arc<GroupIndex>>, records: Vec<Record>) -> Solution {
+        let index = index.into();
         assert_eq!(
             records.len() as u64,
             index.len(),

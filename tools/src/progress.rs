@@ -3,20 +3,21 @@
 
 use std::io::IsTerminal;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use topitop_solver::Progress;
 
-/// A tier-by-tier progress bar.
+/// A tier-by-tier progress bar, one line of [`TierBars`].
 pub struct TierBar {
     bar: Option<ProgressBar>,
     solved: u64,
 }
 
 impl TierBar {
-    /// A bar labelled `what`, shown only when standard error is a terminal.
-    pub fn new(what: &str) -> TierBar {
+    /// A bar labelled `what` among the lines of `multi`, shown only when
+    /// standard error is a terminal.
+    fn shown_in(multi: &MultiProgress, what: &str) -> TierBar {
         let bar = std::io::stderr().is_terminal().then(|| {
-            let b = ProgressBar::new(0);
+            let b = multi.add(ProgressBar::new(0));
             b.set_style(
                 ProgressStyle::with_template(
                     "{msg} [{bar:40}] {percent}% of positions, {elapsed} elapsed, ETA {eta} {prefix}",
@@ -51,6 +52,33 @@ impl TierBar {
         if let Some(b) = self.bar {
             b.finish_and_clear();
         }
+    }
+}
+
+/// One tier bar per ruleset solved together, each on its own line.
+pub struct TierBars {
+    bars: Vec<TierBar>,
+}
+
+impl TierBars {
+    /// A bar for each of `labels`, shown only on a terminal.
+    pub fn new(labels: &[String]) -> TierBars {
+        let multi = MultiProgress::new();
+        let bars = labels
+            .iter()
+            .map(|l| TierBar::shown_in(&multi, &format!("solving {l}")))
+            .collect();
+        TierBars { bars }
+    }
+
+    /// Records one finished tier of ruleset `k`.
+    pub fn update(&mut self, k: usize, p: Progress) {
+        self.bars[k].update(p);
+    }
+
+    /// Clears the bars.
+    pub fn finish(self) {
+        self.bars.into_iter().for_each(TierBar::finish);
     }
 }
 

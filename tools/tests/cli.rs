@@ -136,6 +136,110 @@ fn solve_resumes_after_sigkill_with_identical_result() {
 }
 
 #[test]
+fn solve_all_writes_the_nine_databases_single_solves_write_and_resumes() {
+    let dir = temp_dir("solve-all");
+    let (all, single, killed) = (dir.join("all"), dir.join("single"), dir.join("killed"));
+    let budget = ["--budget", "2/2/2/2"];
+    let o = topitop(
+        &[
+            &["solve", "--all", "--out", all.to_str().unwrap()][..],
+            &budget[..],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("solved 9 rulesets together"),
+        "{}",
+        stdout(&o)
+    );
+    let rulesets: Vec<(&str, String)> = (0..8)
+        .map(|v| ("v1", v.to_string()))
+        .chain([("v0", "0".to_string())])
+        .collect();
+    let mut names = Vec::new();
+    for (rules, variant) in &rulesets {
+        let o = topitop(
+            &[
+                &[
+                    "solve",
+                    "--rules",
+                    rules,
+                    "--variant",
+                    variant,
+                    "--out",
+                    single.to_str().unwrap(),
+                ][..],
+                &budget[..],
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let name = format!("topitop_{rules}_{variant}_2-2-2-2.db");
+        let a = std::fs::read(all.join(&name)).unwrap();
+        let b = std::fs::read(single.join(&name)).unwrap();
+        assert!(a == b, "{name}: solved together differs from solved alone");
+        names.push(name);
+    }
+    names.sort();
+    assert_eq!(
+        support::run::listing(&all),
+        names,
+        "nine databases and nothing else"
+    );
+
+    // Killed once some ruleset has checkpoints, then run again: each
+    // ruleset resumes and the files are the same.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args([
+            "solve",
+            "--all",
+            "--out",
+            killed.to_str().unwrap(),
+            "--budget",
+            "2/2/2/2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let ckpt = killed.join("topitop_v0_0_2-2-2-2.ckpt");
+    let levels = || std::fs::read_dir(&ckpt).map_or(0, |d| d.count());
+    while levels() < 8 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the solve ended before it could be killed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    assert!(!child.wait().unwrap().success(), "the solve was interrupted");
+    let o = topitop(
+        &[
+            &["solve", "--all", "--out", killed.to_str().unwrap()][..],
+            &budget[..],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("resumed"), "{}", stdout(&o));
+    for name in &names {
+        let a = std::fs::read(all.join(name)).unwrap();
+        let b = std::fs::read(killed.join(name)).unwrap();
+        assert!(a == b, "{name}: the resumed file differs");
+    }
+    assert_eq!(
+        support::run::listing(&killed),
+        names,
+        "checkpoints and locks are gone"
+    );
+
+    let o = topitop(&["solve", "--all", "--variant", "3", "--out", all.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn verify_reports_a_corrupt_file() {
     let dir = temp_dir("corrupt");
     let budget = ["--budget", "2/0/2/2"];

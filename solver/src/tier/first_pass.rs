@@ -1,58 +1,81 @@
 //! The first pass: moves generated once per half, and its children sorted
-//! into in-tier edges and a summary of what lower tiers say.
+//! into in-tier edges and the record numbers of lower-tier children.
+//!
+//! Nothing here depends on a ruleset's primitives or on what a stuck side
+//! gets: every ruleset of the game (the v1 variants and v0) has the same
+//! moves, so one first pass serves all the rulesets solved together.
 
 use rayon::prelude::*;
 use topitop_game::group::{half_len, plausible_slides, slot_in_half};
-use topitop_game::{play_unchecked, Move, MoveList, Player, Position, Rules};
-use topitop_table::{GroupIndex, Record, TierGroups};
+use topitop_game::{play_unchecked, Board, Move, MoveList, Player, Position, Rules};
+use topitop_table::{GroupIndex, TierGroups};
 
-use super::half::Half;
 use super::parents::{Edge, Mode, PackedParentSet, ParentSet};
 
 /// Groups per unit of parallel work.
 const CHUNK_GROUPS: u32 = 256;
 
+/// One side to move on one board, as the first pass finds it.
+#[derive(Clone, Copy)]
+pub(super) struct SharedHalf {
+    /// Local index of its first position (slot 0, nothing forbidden).
+    pub(super) start: u32,
+    /// Its plausible forbidden slides (see [`topitop_game::group`]).
+    pub(super) mask: u64,
+    pub(super) board: Board,
+    pub(super) turn: Player,
+    /// Slot of the position that has no move but its forbidden slide (or no
+    /// move at all), if any.
+    pub(super) stuck: Option<u8>,
+    /// Moves into this tier of slot 0.
+    pub(super) in_tier_moves: u8,
+    /// End of its lower-tier children in [`FirstPass::lower`] (they start
+    /// where the previous half's end).
+    pub(super) lower_end: u32,
+}
+
 /// What the first pass learns of a tier.
 #[derive(Default)]
 pub(super) struct FirstPass {
     /// The halves in group order (Blue then Red for each board).
-    pub(super) halves: Vec<Half>,
-    /// The in-tier edges, in the order of the halves.
+    pub(super) halves: Vec<SharedHalf>,
+    /// The in-tier edges of moves, in the order of the halves.
     pub(super) edges: Vec<Edge>,
+    /// The edges of passes: the only move of a stuck position, in the
+    /// rulesets where a stuck side passes.
+    pub(super) passes: Vec<Edge>,
+    /// Record numbers of the children in lower tiers, half after half.
+    pub(super) lower: Vec<u32>,
 }
 
-/// Runs the first pass over `tier`, given `records` with every lower tier
-/// solved.
+/// Runs the first pass over `tier` for `rules` (which share their moves):
+/// a half is explored unless every ruleset finds its board decided.
 ///
 /// # Panics
 /// The tier has more halves than an edge can name.
-pub(super) fn first_pass(
-    rules: Rules,
-    groups: &GroupIndex,
-    records: &[Record],
-    tier: &TierGroups,
-) -> FirstPass {
+pub(super) fn first_pass(rules: &[Rules], groups: &GroupIndex, tier: &TierGroups) -> FirstPass {
     assert!(
         2 * u64::from(tier.groups) <= u64::from(PackedParentSet::MAX_HALVES),
         "too many halves in one tier for an edge to name"
     );
-    let search = Search {
-        rules,
-        groups,
-        records,
-        tier,
-    };
+    let search = Search { rules, groups, tier };
     let parts: Vec<FirstPass> = (0..tier.groups.div_ceil(CHUNK_GROUPS))
         .into_par_iter()
         .map(|c| search.chunk(c * CHUNK_GROUPS..((c + 1) * CHUNK_GROUPS).min(tier.groups)))
         .collect();
     let mut all = FirstPass {
         halves: Vec::with_capacity(2 * tier.groups as usize),
-        edges: Vec::new(),
+        ..FirstPass::default()
     };
     for part in parts {
-        all.halves.extend(part.halves);
+        let base = all.lower.len() as u32;
+        all.halves.extend(part.halves.into_iter().map(|h| SharedHalf {
+            lower_end: base + h.lower_end,
+            ..h
+        }));
         all.edges.extend(part.edges);
+        all.passes.extend(part.passes);
+        all.lower.extend(part.lower);
     }
     all
 }
@@ -72,9 +95,8 @@ struct Scratch {
 
 /// What the first pass needs to look children up.
 struct Search<'a> {
-    rules: Rules,
+    rules: &'a [Rules],
     groups: &'a GroupIndex,
-    records: &'a [Record],
     tier: &'a TierGroups,
 }
 
@@ -97,34 +119,37 @@ impl Search<'_> {
         let mask = plausible_slides(board);
         scratch.blue.clear();
         for turn in [Player::Blue, Player::Red] {
-            let first = start + turn as u32 * half_len(mask) as u32;
-            let mut half = Half::new(first, mask, self.rules.board_primitive(board, turn));
-            if half.board_primitive.is_none() {
+            let mut half = SharedHalf {
+                start: start + turn as u32 * half_len(mask) as u32,
+                mask,
+                board,
+                turn,
+                stuck: None,
+                in_tier_moves: 0,
+                lower_end: 0,
+            };
+            if self
+                .rules
+                .iter()
+                .any(|r| r.board_primitive(board, turn).is_none())
+            {
                 let half_id = 2 * g + turn as u32;
-                let pos = Position::new(board, turn, None);
-                self.explore(half_id, pos, &mut half, scratch, &mut out.edges);
+                self.explore(half_id, &mut half, scratch, out);
             }
+            half.lower_end = out.lower.len() as u32;
             out.halves.push(half);
         }
     }
 
-    /// Generates the moves of `pos` (slot 0 of the half `half_id`) and
-    /// sorts its children. Blue's children are kept in `scratch`: Red
-    /// reuses those of the moves both sides have (they move a neutral
-    /// structure, so the children differ only in the side to move).
-    fn explore(
-        &self,
-        half_id: u32,
-        pos: Position,
-        half: &mut Half,
-        scratch: &mut Scratch,
-        edges: &mut Vec<Edge>,
-    ) {
+    /// Generates the moves of the half's slot 0 and sorts its children.
+    /// Blue's children are kept in `scratch`: Red reuses those of the moves
+    /// both sides have (they move a neutral structure, so the children
+    /// differ only in the side to move).
+    fn explore(&self, half_id: u32, half: &mut SharedHalf, scratch: &mut Scratch, out: &mut FirstPass) {
+        let pos = Position::new(half.board, half.turn, None);
         let Scratch { moves, blue, red } = scratch;
-        self.rules.generate_piece_moves(pos, moves);
-        // Children are looked up first and sorted after: the reads of
-        // lower-tier records then leave together and wait for memory side
-        // by side.
+        // Every ruleset has the same moves.
+        self.rules[0].generate_piece_moves(pos, moves);
         let children = match pos.turn() {
             Player::Blue => {
                 blue.extend(moves.iter().map(|&m| (m, self.index(play_unchecked(pos, m)))));
@@ -142,13 +167,18 @@ impl Search<'_> {
             }
         };
         for &(m, j) in children {
-            self.sort_child(half_id, half, m, j, edges);
+            if self.tier.records.contains(&j) {
+                let mode = Mode::of_slide(half.mask, m.slide_id());
+                out.edges.push(self.edge(j, half_id, mode));
+                half.in_tier_moves += 1;
+            } else {
+                out.lower
+                    .push(u32::try_from(j).expect("record numbers fit 32 bits"));
+            }
         }
         if let Some(slot) = stuck_slot(half.mask, moves) {
             half.stuck = Some(slot as u8);
-            if self.rules.stuck_value().is_none() {
-                self.pass(half_id, pos, slot as u8, edges);
-            }
+            out.passes.push(self.pass(half_id, pos, slot as u8));
         }
     }
 
@@ -167,27 +197,15 @@ impl Search<'_> {
         }
     }
 
-    /// Counts child `j` (by `m`) of slot 0 of half `half_id` as an in-tier
-    /// edge or into the half's lower-tier summary.
-    fn sort_child(&self, half_id: u32, half: &mut Half, m: Move, j: u64, edges: &mut Vec<Edge>) {
-        if self.tier.records.contains(&j) {
-            let mode = Mode::of_slide(half.mask, m.slide_id());
-            edges.push(self.edge(j, half_id, mode));
-            half.in_tier_moves += 1;
-        } else {
-            half.lower.add(self.records[j as usize]);
-        }
-    }
-
-    /// Adds the edge of the pass of slot `slot` (of `pos`'s half `half_id`).
+    /// The edge of the pass of slot `slot` (of `pos`'s half `half_id`).
     ///
     /// # Panics
     /// The pass leaves the tier.
-    fn pass(&self, half_id: u32, pos: Position, slot: u8, edges: &mut Vec<Edge>) {
+    fn pass(&self, half_id: u32, pos: Position, slot: u8) -> Edge {
         let passed = Position::new(pos.board(), pos.turn().opponent(), None);
         let j = self.index(passed);
         assert!(self.tier.records.contains(&j), "a pass stays in its tier");
-        edges.push(self.edge(j, half_id, Mode::OnlySlot(slot)));
+        self.edge(j, half_id, Mode::OnlySlot(slot))
     }
 
     fn edge(&self, child: u64, half: u32, mode: Mode) -> Edge {

@@ -3,8 +3,10 @@
 use std::num::NonZeroU16;
 
 use topitop_game::group::half_len;
-use topitop_game::Value;
+use topitop_game::{Rules, Value};
 use topitop_table::Record;
+
+use super::first_pass::SharedHalf;
 
 /// A remoteness, or none, in 2 bytes.
 ///
@@ -122,16 +124,26 @@ pub(super) struct Half {
 }
 
 impl Half {
-    /// The half at local index `start` with plausible-slide mask `mask`,
-    /// before its moves are known.
-    pub(super) fn new(start: u32, mask: u64, board_primitive: Option<Value>) -> Half {
+    /// The half the first pass found as `shared`, under `rules`, whose
+    /// lower-tier children have the records `lower_children`.
+    pub(super) fn new(
+        shared: &SharedHalf,
+        rules: Rules,
+        lower_children: impl Iterator<Item = Record>,
+    ) -> Half {
+        let board_primitive = rules.board_primitive(shared.board, shared.turn);
+        let mut lower = LowerSummary::default();
+        // A decided board's positions never read their children.
+        if board_primitive.is_none() {
+            lower_children.for_each(|r| lower.add(r));
+        }
         Half {
-            start,
-            mask,
+            start: shared.start,
+            mask: shared.mask,
             board_primitive,
-            stuck: None,
-            in_tier_moves: 0,
-            lower: LowerSummary::default(),
+            stuck: shared.stuck,
+            in_tier_moves: shared.in_tier_moves,
+            lower,
         }
     }
 

@@ -14,25 +14,62 @@ mod half;
 mod parents;
 mod settle;
 
+use rayon::prelude::*;
 use topitop_game::Rules;
 use topitop_table::{GroupIndex, Record};
 
 use first_pass::{first_pass, FirstPass};
+use half::Half;
 use parents::ParentRows;
 use settle::Settle;
 
-/// Solves the tier at `tier_ordinal` in the index's tier list and returns
-/// its records, given `records` with every lower tier solved.
+/// Solves the tier at `tier_ordinal` in the index's tier list under each
+/// of `rules` (which share their moves and budget), given in `records`,
+/// per ruleset, every lower tier solved; returns the tier's records per
+/// ruleset. The first pass and the parent rows are built once for all.
 pub(crate) fn solve_tier(
-    rules: Rules,
+    rules: &[Rules],
     groups: &GroupIndex,
-    records: &[Record],
+    records: &[&[Record]],
     tier_ordinal: usize,
-) -> Vec<Record> {
+) -> Vec<Vec<Record>> {
     let tier = &groups.tiers()[tier_ordinal];
     let len = (tier.records.end - tier.records.start) as usize;
-    let FirstPass { halves, edges } = first_pass(rules, groups, records, tier);
-    let parents = ParentRows::new(len, &edges);
-    drop(edges);
-    Settle::new(&halves, parents, len, rules.stuck_value()).run()
+    let FirstPass {
+        halves,
+        edges,
+        passes,
+        lower,
+    } = first_pass(rules, groups, tier);
+    // Two sets of rows at most: with the passes, for the rulesets where a
+    // stuck side passes, and without.
+    let rows = |with: bool| {
+        rules
+            .iter()
+            .any(|r| r.stuck_value().is_none() == with)
+            .then(|| ParentRows::new(len, edges.iter().chain(if with { &passes[..] } else { &[] })))
+    };
+    let (with_passes, without_passes) = (rows(true), rows(false));
+    drop((edges, passes));
+    rules
+        .par_iter()
+        .zip(records)
+        .map(|(&rules, &records)| {
+            let mut end = 0;
+            let halves: Vec<Half> = halves
+                .iter()
+                .map(|h| {
+                    let children = &lower[end as usize..h.lower_end as usize];
+                    end = h.lower_end;
+                    Half::new(h, rules, children.iter().map(|&j| records[j as usize]))
+                })
+                .collect();
+            let parents = match rules.stuck_value() {
+                None => with_passes.as_ref(),
+                Some(_) => without_passes.as_ref(),
+            }
+            .expect("rows were built for every ruleset");
+            Settle::new(&halves, parents, len, rules.stuck_value()).run()
+        })
+        .collect()
 }

@@ -120,16 +120,18 @@ pub(super) struct ParentRows {
 impl ParentRows {
     /// Groups `edges` by child, keeping their order within a row: a
     /// counting sort, two passes and no comparisons.
-    pub(super) fn new(len: usize, edges: &[Edge]) -> ParentRows {
+    pub(super) fn new<'a>(len: usize, edges: impl Iterator<Item = &'a Edge> + Clone) -> ParentRows {
         let mut start = vec![0u32; len + 1];
-        for e in edges {
+        let mut count = 0;
+        for e in edges.clone() {
             start[e.child as usize + 1] += 1;
+            count += 1;
         }
         for i in 0..len {
             start[i + 1] += start[i];
         }
         let mut fill = start.clone();
-        let mut sets = vec![PackedParentSet(0); edges.len()];
+        let mut sets = vec![PackedParentSet(0); count];
         for e in edges {
             let at = &mut fill[e.child as usize];
             sets[*at as usize] = e.parents;

@@ -46,7 +46,7 @@ impl<T: Copy> Frontier<T> {
 /// The settling of one tier.
 pub(super) struct Settle<'a> {
     halves: &'a [Half],
-    parents: ParentRows,
+    parents: &'a ParentRows,
     /// What a side to move without a move gets (see [`topitop_game::Rules::stuck_value`]).
     stuck_value: Option<Value>,
     /// Per position: in-tier moves not yet known to lead to a win.
@@ -59,7 +59,7 @@ impl<'a> Settle<'a> {
     /// Ready to settle the `len` positions of `halves`.
     pub(super) fn new(
         halves: &'a [Half],
-        parents: ParentRows,
+        parents: &'a ParentRows,
         len: usize,
         stuck_value: Option<Value>,
     ) -> Self {
@@ -152,24 +152,33 @@ impl<'a> Settle<'a> {
             records,
         } = self;
         for &set in parents.of(i) {
-            for_each_parent(halves, set, |q, h, slot| {
-                if records[q].is_solved() || h.primitive(slot, *stuck_value).is_some() {
-                    return;
-                }
-                if value == Value::Lose {
-                    records[q] = Record::new(Value::Win, next);
-                    frontier.push(next, q, (Value::Win, false));
-                    return;
-                }
-                pending[q] -= 1;
-                if pending[q] == 0 {
-                    if let Some(r) = h.lower_of(slot).loss_remoteness() {
-                        let r = next.max(r);
-                        records[q] = Record::new(Value::Lose, r);
-                        frontier.push(r, q, (Value::Lose, false));
+            let Some((set, h, stuck)) = open_set(halves, set, *stuck_value) else {
+                continue;
+            };
+            if value == Value::Lose {
+                set.for_each_slot(h.mask, |slot| {
+                    let q = h.local(slot);
+                    if !records[q].is_solved() && stuck != Some(slot) {
+                        records[q] = Record::new(Value::Win, next);
+                        frontier.push(next, q, (Value::Win, false));
                     }
-                }
-            });
+                });
+            } else {
+                set.for_each_slot(h.mask, |slot| {
+                    let q = h.local(slot);
+                    if records[q].is_solved() || stuck == Some(slot) {
+                        return;
+                    }
+                    pending[q] -= 1;
+                    if pending[q] == 0 {
+                        if let Some(r) = h.lower_of(slot).loss_remoteness() {
+                            let r = next.max(r);
+                            records[q] = Record::new(Value::Lose, r);
+                            frontier.push(r, q, (Value::Lose, false));
+                        }
+                    }
+                });
+            }
         }
     }
 
@@ -209,8 +218,12 @@ impl<'a> Settle<'a> {
             ..
         } = self;
         for &set in parents.of(i) {
-            for_each_parent(halves, set, |q, h, slot| {
-                if !records[q].is_solved() && h.primitive(slot, *stuck_value).is_none() {
+            let Some((set, h, stuck)) = open_set(halves, set, *stuck_value) else {
+                continue;
+            };
+            set.for_each_slot(h.mask, |slot| {
+                let q = h.local(slot);
+                if !records[q].is_solved() && stuck != Some(slot) {
                     records[q] = Record::new(Value::Tie, next);
                     frontier.push(next, q, false);
                 }
@@ -228,10 +241,20 @@ fn for_each_position(halves: &[Half], mut f: impl FnMut(usize, &Half, usize)) {
     }
 }
 
-/// Calls `f(i, half, slot)` for each position `set` names, by local index.
+/// The parent set `set`, its half and the slot of its primitive stuck
+/// position (when a stuck side does not pass); `None` when the half's
+/// board is decided, so that every position it names is primitive.
 #[inline]
-fn for_each_parent(halves: &[Half], set: PackedParentSet, mut f: impl FnMut(usize, &Half, usize)) {
+fn open_set(
+    halves: &[Half],
+    set: PackedParentSet,
+    stuck_value: Option<Value>,
+) -> Option<(ParentSet, &Half, Option<usize>)> {
     let set = ParentSet::from(set);
     let h = &halves[set.half as usize];
-    set.for_each_slot(h.mask, |slot| f(h.local(slot), h, slot));
+    if h.board_primitive.is_some() {
+        return None;
+    }
+    let stuck = stuck_value.and(h.stuck).map(usize::from);
+    Some((set, h, stuck))
 }

@@ -5,19 +5,24 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use topitop_db::CheckpointDir;
-use topitop_game::Budget;
+use topitop_game::{Budget, Rules, Ruleset, Variant};
 use topitop_solver::usage::cpu_time;
-use topitop_solver::{estimate_memory, solve_resumable, SolveOptions};
+use topitop_solver::{estimate_memory, solve_together, SolveOptions};
+use topitop_table::{Checkpoint, Solution};
 
 use crate::common::RulesArgs;
-use crate::progress::CountBar;
-use crate::progress::TierBar;
+use crate::progress::{CountBar, TierBars};
 
 /// Arguments of `solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Solve every ruleset of the budget together: the 8 v1 variants and
+    /// v0, one database each. Their moves are the same, so each tier's
+    /// moves and children are worked out once for all nine.
+    #[arg(long, conflicts_with_all = ["rules", "variant"])]
+    pub all: bool,
     /// Directory for the database (created if missing); the file is named
     /// by the rules, e.g. data/topitop_v1_0.db.
     #[arg(long, default_value = "data", value_name = "DIR")]
@@ -39,82 +44,171 @@ pub struct Args {
     pub ignore_memory_estimate: bool,
 }
 
+/// One database being solved: where it goes, its lock and checkpoints.
+struct Target {
+    rules: Rules,
+    path: PathBuf,
+    lock: SolveLock,
+    checkpoints: CheckpointDir,
+}
+
+impl Target {
+    /// Claims the database of `rules` in `dir`: refuses a directory in its
+    /// place, takes its lock, clears what killed writers left and opens
+    /// its checkpoints.
+    fn claim(dir: &Path, rules: Rules, symmetric: bool) -> anyhow::Result<Target> {
+        let path = topitop_db::path_in(dir, rules);
+        anyhow::ensure!(
+            !path.is_dir(),
+            "{} is a directory: solve writes its database there; remove it or choose another --out",
+            path.display()
+        );
+        let lock = SolveLock::take(&path)?;
+        topitop_db::remove_stale_temps(&path)?;
+        let checkpoints = CheckpointDir::open(path.with_extension("ckpt"), symmetric)?;
+        Ok(Target {
+            rules,
+            path,
+            lock,
+            checkpoints,
+        })
+    }
+}
+
 /// Runs `solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let rules = args.rules.rules()?;
+    let rules: Vec<Rules> = if args.all {
+        let budget: Budget = args.rules.budget.parse()?;
+        Variant::all()
+            .map(Ruleset::V1)
+            .chain([Ruleset::V0])
+            .map(|r| Rules::with_budget(r, budget))
+            .collect()
+    } else {
+        vec![args.rules.rules()?]
+    };
     crate::common::init_threads(args.threads)?;
     let symmetric = !args.no_symmetry;
-    check_memory(rules.budget(), symmetric, args.ignore_memory_estimate)?;
+    check_memory(
+        rules[0].budget(),
+        symmetric,
+        rules.len(),
+        args.ignore_memory_estimate,
+    )?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", args.out.display()))?;
-    let final_path = topitop_db::path_in(&args.out, rules);
-    anyhow::ensure!(
-        !final_path.is_dir(),
-        "{} is a directory: solve writes its database there; remove it or choose another --out",
-        final_path.display()
-    );
-    let lock = SolveLock::take(&final_path)?;
-    topitop_db::remove_stale_temps(&final_path)?;
+    let mut targets = rules
+        .iter()
+        .map(|&r| Target::claim(&args.out, r, symmetric))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let start = Instant::now();
     let cpu_start = cpu_time();
-    let mut bar = TierBar::new("solving");
-    let mut checkpoints = CheckpointDir::open(final_path.with_extension("ckpt"), symmetric)?;
-    let solution = solve_resumable(rules, SolveOptions { symmetric }, &mut checkpoints, |p| {
-        bar.update(p)
+    let labels: Vec<String> = rules.iter().map(|r| r.ruleset().to_string()).collect();
+    let mut bars = TierBars::new(&labels);
+    let mut checkpoints: Vec<&mut dyn Checkpoint> = targets
+        .iter_mut()
+        .map(|t| &mut t.checkpoints as &mut dyn Checkpoint)
+        .collect();
+    let solutions = solve_together(&rules, SolveOptions { symmetric }, &mut checkpoints, |k, p| {
+        bars.update(k, p)
     })
     .map_err(|e| anyhow::anyhow!("cannot write a checkpoint under {}: {e}", args.out.display()))?;
-    bar.finish();
-    let secs = start.elapsed().as_secs_f64();
-    let cpu = cpu_start
-        .zip(cpu_time())
-        .map(|(a, b)| b.saturating_sub(a).as_secs_f64());
-    let bar = CountBar::new("writing", "blocks");
-    let written = topitop_db::write(
-        &final_path,
-        &solution,
-        &topitop_db::WriteOptions {
-            level: args.zstd_level,
-            ..topitop_db::WriteOptions::default()
-        },
-        |d, t| bar.set(d, t),
-    )?;
-    bar.finish();
-    let path = final_path;
-    if checkpoints.resumed() > 0 {
+    bars.finish();
+    let timing = Timing {
+        secs: start.elapsed().as_secs_f64(),
+        cpu: cpu_start
+            .zip(cpu_time())
+            .map(|(a, b)| b.saturating_sub(a).as_secs_f64()),
+    };
+    let several = rules.len() > 1;
+    for (target, solution) in targets.into_iter().zip(&solutions) {
+        let bar = CountBar::new(&format!("writing {}", target.rules.ruleset()), "blocks");
+        let written = topitop_db::write(
+            &target.path,
+            solution,
+            &topitop_db::WriteOptions {
+                level: args.zstd_level,
+                ..topitop_db::WriteOptions::default()
+            },
+            |d, t| bar.set(d, t),
+        )?;
+        bar.finish();
+        if target.checkpoints.resumed() > 0 {
+            println!(
+                "resumed {} finished tiers from checkpoints",
+                target.checkpoints.resumed()
+            );
+        }
+        target.checkpoints.remove().map_err(|e| {
+            anyhow::anyhow!(
+                "cannot remove the checkpoints after writing {}: {e}",
+                target.path.display()
+            )
+        })?;
+        target.lock.release();
+        report(solution, symmetric, (!several).then_some(timing));
         println!(
-            "resumed {} finished tiers from checkpoints",
-            checkpoints.resumed()
+            "wrote {} ({:.1} MB, {} records in {} blocks)",
+            target.path.display(),
+            written.bytes as f64 / 1e6,
+            written.header.records,
+            written.header.blocks
+        );
+        if several {
+            println!();
+        }
+    }
+    if several {
+        let positions: u64 = solutions.iter().map(|s| s.index().len()).sum();
+        println!(
+            "solved {} rulesets together in {:.1} s{} ({:.1} M records/s)",
+            rules.len(),
+            timing.secs,
+            timing.cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s")),
+            positions as f64 / timing.secs / 1e6
         );
     }
-    checkpoints.remove().map_err(|e| {
-        anyhow::anyhow!(
-            "cannot remove the checkpoints after writing {}: {e}",
-            path.display()
-        )
-    })?;
-    lock.release();
-    // The counts are of positions of play, as `stats` and `export` count
-    // them; the other stored states are named apart.
+    Ok(())
+}
+
+/// How long solving took.
+#[derive(Clone, Copy)]
+struct Timing {
+    secs: f64,
+    /// CPU time of all threads, where the system says.
+    cpu: Option<f64>,
+}
+
+/// Prints what a solve found. The counts are of positions of play, as
+/// `stats` and `export` count them; the other stored states are named
+/// apart.
+fn report(solution: &Solution, symmetric: bool, timing: Option<Timing>) {
+    let rules = solution.rules();
     let all = solution.counts();
     let unplayable = solution.unplayable_counts();
     let counts: [u64; 4] = std::array::from_fn(|k| all[k] - unplayable[k]);
     let solved: u64 = counts.iter().sum();
     let start_rec = solution.get(rules.start()).expect("the start is indexable");
     println!(
-        "rules {} budget {} symmetry {}",
+        "rules {} budget {} symmetry {symmetric}",
         rules.ruleset(),
         rules.budget(),
-        !args.no_symmetry
     );
+    let time = timing.map_or(String::new(), |t| {
+        format!(
+            " in {:.1} s{} ({:.1} M positions/s)",
+            t.secs,
+            t.cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s")),
+            solved as f64 / t.secs / 1e6
+        )
+    });
     println!(
-        "solved {solved} positions{} in {secs:.1} s{} ({:.1} M positions/s)",
+        "solved {solved} positions{}{time}",
         if symmetric {
             " (one per symmetry class)"
         } else {
             ""
         },
-        cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s")),
-        solved as f64 / secs / 1e6
     );
     println!(
         "by value: {} win, {} lose, {} tie, {} draw",
@@ -126,28 +220,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     println!("start position {}: {start_rec}", rules.start());
     println!("largest remoteness: {}", solution.largest_remoteness());
-    println!(
-        "wrote {} ({:.1} MB, {} records in {} blocks)",
-        path.display(),
-        written.bytes as f64 / 1e6,
-        written.header.records,
-        written.header.blocks
-    );
-    Ok(())
 }
 
 /// Refuses a solve whose estimated peak memory exceeds what the machine
 /// has available, unless told to go ahead.
-fn check_memory(budget: Budget, symmetric: bool, ignore: bool) -> anyhow::Result<()> {
-    let need = estimate_memory(budget, symmetric, rayon::current_num_threads());
+fn check_memory(budget: Budget, symmetric: bool, rulesets: usize, ignore: bool) -> anyhow::Result<()> {
+    let need = estimate_memory(budget, symmetric, rayon::current_num_threads(), rulesets);
     let Some(available) = available_memory() else {
         return Ok(());
     };
     anyhow::ensure!(
         ignore || need <= available,
-        "solving budget {budget}{} needs about {:.1} GB of memory, but only {:.1} GB is available; \
+        "solving budget {budget}{}{} needs about {:.1} GB of memory, but only {:.1} GB is available; \
          solve a smaller budget, or pass --ignore-memory-estimate to try anyway",
         if symmetric { "" } else { " without symmetry" },
+        if rulesets > 1 {
+            format!(" ({rulesets} rulesets together)")
+        } else {
+            String::new()
+        },
         need as f64 / 1e9,
         available as f64 / 1e9
     );
