@@ -273,8 +273,8 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
         let mut out = Vec::new();
         for (j, board) in boards.into_iter().enumerate() {
             let size = block.size(j);
-            let canonical = symmetry::board_standing(board).canonical;
-            let expected = if canonical { group_len(board) } else { 0 };
+            let standing = symmetry::board_standing(board);
+            let expected = if standing.canonical { group_len(board) } else { 0 };
             if size != expected {
                 return Err(DbError::corrupt(
                     format!("block {b}"),
@@ -283,7 +283,10 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 .in_file(&self.path));
             }
             for (pos, symbol) in group(board).zip(block.group_symbols(j)) {
-                if symmetry::canonical(pos) == pos {
+                // A board smaller than all its other images makes every
+                // position of its group canonical; only a board a symmetry
+                // fixes keeps positions that are images of others.
+                if !standing.self_symmetric || symmetry::canonical(pos) == pos {
                     let bits = self.header.codebook[symbol];
                     out.push((pos, Record::from_bits(bits).unwrap_or(Record::UNSOLVED)));
                 }

@@ -166,11 +166,18 @@ impl Board {
     }
 
     /// Number of cells holding `c`.
+    #[inline]
     pub fn count(self, c: Cell) -> usize {
-        self.cells().iter().filter(|&&x| x == c).count()
+        // The nibbles equal to c become 0; the low bit of each nibble then
+        // tells whether any of its bits is set.
+        const LOW: u64 = 0x1_1111_1111;
+        let x = self.0 ^ (c as u64 * LOW);
+        let nonzero = (x | x >> 1 | x >> 2 | x >> 3) & LOW;
+        CELLS - nonzero.count_ones() as usize
     }
 
     /// Castles crowned by `player`'s bucket.
+    #[inline]
     pub fn castles_of(self, player: Player) -> usize {
         self.count(player.castle())
     }
@@ -183,5 +190,22 @@ impl fmt::Display for Board {
             write!(f, "{}", c.to_char())?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use crate::{Budget, StateIndex};
+
+    #[test]
+    fn count_agrees_with_the_cells() {
+        let states = StateIndex::new(Budget::new(2, 2, 2, 2).unwrap());
+        for pos in states.walk(0, states.boards()) {
+            let board = pos.board();
+            for c in crate::cell::ALL_CELLS {
+                let slow = board.cells().iter().filter(|&&x| x == c).count();
+                assert_eq!(board.count(c), slow, "{board} {c:?}");
+            }
+        }
     }
 }

@@ -12,6 +12,7 @@
 use crate::board::Board;
 use crate::cell::{Cell, Player};
 use crate::geometry::{Slide, CELLS, SLIDE_COUNT, SLIDE_IDS};
+use crate::moves::Move;
 use crate::position::Position;
 
 /// The largest group: 2 · (1 + 40).
@@ -133,6 +134,17 @@ pub fn slot(pos: Position) -> Option<usize> {
         0
     };
     slot_in_half(mask, pos.forbidden_id()).map(|s| turn + s)
+}
+
+/// Whether move `m` of the half's position with nothing forbidden is also a
+/// move of `pos`, a position of the same half (board and side to move): all
+/// are but `pos`'s forbidden slide, whose destination is empty in every
+/// position of a group. A move's child does not depend on the forbidden
+/// slide either, so the moves and children of a half are worked out once.
+#[inline]
+pub fn move_of_half_allowed(m: Move, pos: Position) -> bool {
+    let d = pos.forbidden_id();
+    d == 0 || m.slide_id() != d
 }
 
 /// The positions of `board`'s group, in group order.

@@ -2,8 +2,8 @@
 //! conditions of each value), independently of the solver's bookkeeping.
 
 use rayon::prelude::*;
-use topitop_game::group::group;
-use topitop_game::{play_unchecked, MoveList, Position, Value};
+use topitop_game::group::{group, move_of_half_allowed};
+use topitop_game::{play_unchecked, Move, MoveList, Position, Value};
 use topitop_table::{Record, Solution};
 
 /// One position whose record breaks its conditions.
@@ -32,6 +32,12 @@ pub struct Report {
 const CHUNK_GROUPS: u32 = 1024;
 
 /// Checks every record of `solution`; keeps up to `keep` examples.
+///
+/// The positions of one board and side to move (a half of its group)
+/// differ only in the forbidden slide, which removes at most one move and
+/// never changes a move's child: the children of the position with nothing
+/// forbidden are looked up once, and each position is checked against
+/// them less its forbidden slide.
 pub fn verify(solution: &Solution, keep: usize) -> Report {
     let index = solution.index();
     let groups = index.groups() as u32;
@@ -39,13 +45,16 @@ pub fn verify(solution: &Solution, keep: usize) -> Report {
         .into_par_iter()
         .map(|c| {
             let mut rep = Report::default();
-            let mut list = MoveList::new();
+            let mut half = HalfChildren::default();
             for g in c * CHUNK_GROUPS..((c + 1) * CHUNK_GROUPS).min(groups) {
                 let first = index.group_records(g).start as usize;
                 for (k, pos) in group(index.board_of_group(g)).enumerate() {
                     let rec = solution.records()[first + k];
                     rep.checked += 1;
-                    if let Err(reason) = check(solution, pos, rec, &mut list) {
+                    if pos.forbidden().is_none() {
+                        half.fill(solution, pos);
+                    }
+                    if let Err(reason) = check(solution, pos, rec, &half) {
                         note(&mut rep, keep, pos, rec, reason);
                     }
                 }
@@ -66,6 +75,26 @@ pub fn verify(solution: &Solution, keep: usize) -> Report {
     total
 }
 
+/// The moves of a half's position with nothing forbidden, each with its
+/// child's record (`None`: the child has no record).
+#[derive(Default)]
+struct HalfChildren {
+    moves: MoveList,
+    children: Vec<(Move, Result<Record, Position>)>,
+}
+
+impl HalfChildren {
+    /// The moves and children of `pos`, whose forbidden slide is none.
+    fn fill(&mut self, solution: &Solution, pos: Position) {
+        solution.rules().generate_piece_moves(pos, &mut self.moves);
+        self.children.clear();
+        for &m in self.moves.iter() {
+            let child = play_unchecked(pos, m);
+            self.children.push((m, solution.get(child).ok_or(child)));
+        }
+    }
+}
+
 fn note(rep: &mut Report, keep: usize, position: Position, record: Record, reason: String) {
     rep.violations += 1;
     if rep.examples.len() < keep {
@@ -77,38 +106,47 @@ fn note(rep: &mut Report, keep: usize, position: Position, record: Record, reaso
     }
 }
 
-/// The Bellman conditions of one record.
-fn check(solution: &Solution, pos: Position, rec: Record, list: &mut MoveList) -> Result<(), String> {
+/// The Bellman conditions of one record, given the children of its half
+/// (those of the position with nothing forbidden).
+fn check(solution: &Solution, pos: Position, rec: Record, half: &HalfChildren) -> Result<(), String> {
     let rules = solution.rules();
     let r = rec.remoteness();
     let value = rec.value().ok_or("unsolved")?;
-    if let Some(p) = rules.primitive(pos) {
+    let own = || {
+        half.children
+            .iter()
+            .filter(move |(m, _)| move_of_half_allowed(*m, pos))
+    };
+    let stuck = own().next().is_none();
+    let primitive =
+        rules
+            .board_primitive(pos.board(), pos.turn())
+            .or(if stuck { rules.stuck_value() } else { None });
+    if let Some(p) = primitive {
         return if p == value && r == 0 {
             Ok(())
         } else {
             Err(format!("primitive {p} stored as {rec}"))
         };
     }
-    rules.generate_gamesman_moves(pos, list);
-    if list.is_empty() {
-        return Err("no moves and not primitive".into());
-    }
+    // A stuck side that is not primitive passes.
+    let pass = stuck.then(|| {
+        let child = play_unchecked(pos, Move::PASS);
+        (Move::PASS, solution.get(child).ok_or(child))
+    });
     let mut lose_min = None::<u16>;
     let mut tie_min = None::<u16>;
     let mut win_max = 0;
     let mut all_win = true;
-    for &m in list.iter() {
-        let child = play_unchecked(pos, m);
-        let c = solution
-            .get(child)
-            .ok_or_else(|| format!("child {child} not indexable"))?;
+    for &(_, c) in own().chain(pass.iter()) {
+        let c = c.map_err(|child| format!("child {child} not indexable"))?;
         let cr = c.remoteness();
         match c.value() {
             Some(Value::Lose) => lose_min = Some(lose_min.map_or(cr, |x| x.min(cr))),
             Some(Value::Win) => win_max = win_max.max(cr),
             Some(Value::Tie) => tie_min = Some(tie_min.map_or(cr, |x| x.min(cr))),
             Some(Value::Draw) => {}
-            None => return Err(format!("child {child} unsolved")),
+            None => return Err("a child is unsolved".to_string()),
         }
         all_win &= c.value() == Some(Value::Win);
     }

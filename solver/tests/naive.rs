@@ -156,3 +156,36 @@ fn v0_on_small_budgets() {
 fn variant_0_with_both_colours() {
     check(Ruleset::V1(Variant::DEFAULT), Budget::new(2, 1, 2, 2).unwrap());
 }
+
+/// Every kind of record the verifier checks (forbidden slides, stuck
+/// positions, passes, primitives) is caught when it is wrong: each changed
+/// record is reported, whatever its place in its group.
+#[test]
+fn verify_catches_each_wrong_record() {
+    for ruleset in [
+        Ruleset::V1(Variant::new(0).unwrap()),
+        Ruleset::V1(Variant::new(1).unwrap()),
+        Ruleset::V0,
+    ] {
+        let rules = Rules::with_budget(ruleset, blue_only());
+        let sol = solve(rules, SolveOptions::default(), |_| {});
+        let index = sol.index().clone();
+        // About 150 records spread over the index: every slot of a group
+        // occurs among them.
+        for i in (0..index.len()).step_by((index.len() / 150) as usize | 1) {
+            let mut records = sol.records().to_vec();
+            let old = records[i as usize];
+            records[i as usize] = match old.value() {
+                Some(Value::Draw) => Record::new(Value::Tie, 3),
+                _ => Record::new(old.value().unwrap(), old.remoteness() + 1),
+            };
+            let broken = topitop_table::Solution::from_index(rules, index.clone(), records);
+            let report = verify(&broken, usize::MAX);
+            let pos = index.position(i).unwrap();
+            assert!(
+                report.examples.iter().any(|v| v.position == pos),
+                "{ruleset}: record {i} ({pos}) changed from {old} unnoticed"
+            );
+        }
+    }
+}

@@ -6,7 +6,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde::Serialize;
-use topitop_game::{Budget, Position, Tier, Value};
+use topitop_game::group::move_of_half_allowed;
+use topitop_game::{Board, Budget, MoveList, Player, Position, Tier, Value};
 
 use crate::common::DbArgs;
 use crate::output::Output;
@@ -190,6 +191,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         |positions| {
             let mut t = Totals::default();
             let mut b = Breakdown::default();
+            // The moves of the current half's position with nothing
+            // forbidden: every position of the half has them but its
+            // forbidden slide.
+            let mut half: Option<(Board, Player)> = None;
+            let mut moves = MoveList::new();
             for (pos, rec) in positions {
                 if !pos.is_valid(rules.budget()) {
                     t.unplayable_stored += 1;
@@ -215,10 +221,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     Some(Value::Draw) => t.draw += 1,
                     None => t.unsolved += 1,
                 }
-                if rules.primitive(pos).is_some() {
+                let key = (pos.board(), pos.turn());
+                if half != Some(key) {
+                    rules.generate_piece_moves(Position::new(key.0, key.1, None), &mut moves);
+                    half = Some(key);
+                }
+                let own = moves.iter().filter(|&&m| move_of_half_allowed(m, pos)).count() as u64;
+                let stuck = own == 0;
+                let primitive =
+                    rules
+                        .board_primitive(key.0, key.1)
+                        .or(if stuck { rules.stuck_value() } else { None });
+                if primitive.is_some() {
                     t.primitive += 1;
                 } else {
-                    t.moves += rules.gamesman_moves(pos).len() as u64;
+                    // A stuck side that is not primitive passes: one move.
+                    t.moves += own.max(1);
                 }
             }
             Ok((t, b))
