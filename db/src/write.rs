@@ -167,7 +167,7 @@ pub fn write(
         let mut table = Vec::with_capacity(blocks as usize);
         let batch = 256;
         let zstd_error =
-            |b: u64, e: std::io::Error| DbError::corrupt(format!("block {b}"), format!("zstd: {e}"));
+            |b: u64, e: &dyn std::fmt::Display| DbError::corrupt(format!("block {b}"), format!("zstd: {e}"));
         for first in (0..blocks).step_by(batch) {
             let done: Vec<(Vec<u8>, u32, u64)> = (first..(first + batch as u64).min(blocks))
                 .into_par_iter()
@@ -175,11 +175,9 @@ pub fn write(
                 .map_init(
                     || zstd::bulk::Compressor::new(options.level),
                     |compressor, b| {
-                        let compressor = compressor
-                            .as_mut()
-                            .map_err(|e| zstd_error(b, std::io::Error::other(e.to_string())))?;
+                        let compressor = compressor.as_mut().map_err(|e| zstd_error(b, e))?;
                         let (raw, records) = raw_block(solution, layout, &header, &symbol_of, b);
-                        let packed = compressor.compress(&raw).map_err(|e| zstd_error(b, e))?;
+                        let packed = compressor.compress(&raw).map_err(|e| zstd_error(b, &e))?;
                         Ok((packed, raw.len() as u32, records))
                     },
                 )

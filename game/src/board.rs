@@ -38,20 +38,6 @@ const PIECE_BYTES: [u32; 10] = {
     t
 };
 
-/// What one cell of each code adds to the tier number (see [`crate::Tier`]).
-const TIER_UNIT: [u64; 10] = [
-    0,
-    1,       // B
-    1 << 4,  // R
-    1 << 24, // S
-    1 << 28, // L
-    1 << 8,  // X
-    1 << 12, // O
-    1 << 32, // C
-    1 << 16, // P
-    1 << 20, // Q
-];
-
 impl Board {
     /// The empty board.
     pub const EMPTY: Board = Board(0);
@@ -123,25 +109,8 @@ impl Board {
         sum.to_le_bytes()
     }
 
-    /// In one pass: GamesmanClassic's tier number of the board, and the
-    /// count of each cell code packed in 4-bit fields (code c at bits
-    /// 4c..4c+4), as [`crate::rank::rank_packed`] takes them.
-    #[inline]
-    pub fn census(self) -> (u64, u64) {
-        let mut tier = 0u64;
-        let mut packed = 0u64;
-        let mut bits = self.0;
-        for _ in 0..CELLS {
-            let c = (bits & 15) as usize;
-            tier += TIER_UNIT[c];
-            packed += 1 << (4 * c);
-            bits >>= 4;
-        }
-        (tier, packed)
-    }
-
     /// How many cells hold each cell code, packed in 4-bit fields (code c
-    /// at bits 4c..4c+4).
+    /// at bits 4c..4c+4), as [`crate::rank::rank_packed`] takes them.
     #[inline]
     pub fn packed_counts(self) -> u64 {
         let mut packed = 0u64;

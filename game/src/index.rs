@@ -291,7 +291,7 @@ impl StateIndex {
         let bits = board.bits();
         let cell = |i: usize| ((bits >> (4 * (8 - i))) & 15) as u8;
         let within = match pos.forbidden() {
-            None => rank_packed((0..CELLS).map(cell), packed, CELLS as u64, range.boards),
+            None => rank_board(bits, packed, range.boards),
             Some(s) => {
                 let p = board.get(s.from());
                 let k = NEUTRALS.iter().position(|&n| n == p).ok_or_else(not_indexable)?;
