@@ -233,6 +233,25 @@ fn solve_all_writes_the_nine_databases_single_solves_write_and_resumes() {
         "checkpoints and locks are gone"
     );
 
+    // A directory in the place of one database is refused before anything
+    // is written for any of the nine.
+    let blocked = dir.join("blocked");
+    std::fs::create_dir_all(blocked.join("topitop_v1_5_2-2-2-2.db")).unwrap();
+    let o = topitop(
+        &[
+            &["solve", "--all", "--out", blocked.to_str().unwrap()][..],
+            &budget[..],
+        ]
+        .concat(),
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    assert_eq!(
+        support::run::listing(&blocked),
+        ["topitop_v1_5_2-2-2-2.db"],
+        "nothing left behind"
+    );
+
     let o = topitop(&["solve", "--all", "--variant", "3", "--out", all.to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));

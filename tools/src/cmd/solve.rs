@@ -53,25 +53,43 @@ struct Target {
 }
 
 impl Target {
-    /// Claims the database of `rules` in `dir`: refuses a directory in its
-    /// place, takes its lock, clears what killed writers left and opens
-    /// its checkpoints.
-    fn claim(dir: &Path, rules: Rules, symmetric: bool) -> anyhow::Result<Target> {
-        let path = topitop_db::path_in(dir, rules);
-        anyhow::ensure!(
-            !path.is_dir(),
-            "{} is a directory: solve writes its database there; remove it or choose another --out",
-            path.display()
-        );
-        let lock = SolveLock::take(&path)?;
-        topitop_db::remove_stale_temps(&path)?;
-        let checkpoints = CheckpointDir::open(path.with_extension("ckpt"), symmetric)?;
-        Ok(Target {
-            rules,
-            path,
-            lock,
-            checkpoints,
-        })
+    /// Claims the databases of `rules` in `dir`, all or none: refuses a
+    /// directory in the place of any before touching anything, then takes
+    /// every lock (letting go of those taken if one is held elsewhere),
+    /// clears what killed writers left and opens the checkpoints.
+    fn claim_all(dir: &Path, rules: &[Rules], symmetric: bool) -> anyhow::Result<Vec<Target>> {
+        let paths: Vec<PathBuf> = rules.iter().map(|&r| topitop_db::path_in(dir, r)).collect();
+        if let Some(path) = paths.iter().find(|p| p.is_dir()) {
+            anyhow::bail!(
+                "{} is a directory: solve writes its database there; remove it or choose another --out",
+                path.display()
+            );
+        }
+        let mut locks = Vec::with_capacity(paths.len());
+        for path in &paths {
+            match SolveLock::take(path) {
+                Ok(lock) => locks.push(lock),
+                Err(e) => {
+                    locks.into_iter().for_each(SolveLock::release);
+                    return Err(e);
+                }
+            }
+        }
+        rules
+            .iter()
+            .zip(paths)
+            .zip(locks)
+            .map(|((&rules, path), lock)| {
+                topitop_db::remove_stale_temps(&path)?;
+                let checkpoints = CheckpointDir::open(path.with_extension("ckpt"), symmetric)?;
+                Ok(Target {
+                    rules,
+                    path,
+                    lock,
+                    checkpoints,
+                })
+            })
+            .collect()
     }
 }
 
@@ -97,10 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", args.out.display()))?;
-    let mut targets = rules
-        .iter()
-        .map(|&r| Target::claim(&args.out, r, symmetric))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut targets = Target::claim_all(&args.out, &rules, symmetric)?;
     let start = Instant::now();
     let cpu_start = cpu_time();
     let labels: Vec<String> = rules.iter().map(|r| r.ruleset().to_string()).collect();
