@@ -118,6 +118,13 @@ impl Block {
         (start..start + self.size(j)).map(|i| self.symbol_at(i))
     }
 
+    /// The symbols of the records from the `at`-th on, `len` of them: a
+    /// caller walking the boards in order keeps `at` itself instead of
+    /// summing sizes for each board.
+    pub(crate) fn symbols_from(&self, at: usize, len: usize) -> impl Iterator<Item = usize> + '_ {
+        (at..at + len).map(|i| self.symbol_at(i))
+    }
+
     /// Records in the block.
     pub(crate) fn records(&self) -> u64 {
         (self.symbols.len() / self.width) as u64

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use topitop_game::group::{group, group_len, slot, MAX_GROUP};
-use topitop_game::{symmetry, Board, Position, Rules, StateIndex};
+use topitop_game::geometry::Slide;
+use topitop_game::group::{group_len, half_slides, plausible_slides, slot, MAX_GROUP};
+use topitop_game::{symmetry, Board, Player, Position, Rules, StateIndex};
 use topitop_table::{GroupIndex, Record, Solution};
 
 use crate::block::Block;
@@ -218,7 +219,7 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 computed,
             });
         }
-        let raw = zstd::bulk::decompress(bytes, e.raw as usize)
+        let raw = decompress(bytes, e.raw as usize)
             .map_err(|err| DbError::corrupt(format!("block {b}"), format!("zstd: {err}")))?;
         if raw.len() != e.raw as usize {
             return Err(DbError::corrupt(
@@ -267,11 +268,37 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
     /// # Errors
     /// The block is corrupt.
     pub fn block_positions(&self, b: usize) -> Result<Vec<(Position, Record)>, DbError> {
+        let mut out = Vec::new();
+        self.for_each_group(b, |_, stored| {
+            out.extend_from_slice(stored);
+            Ok::<(), DbError>(())
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `f` once for each board of block `b` that stores records, in
+    /// storage order, with the board and the positions of its group that
+    /// are canonical (one per symmetry class) with their records, in group
+    /// order: Blue's half, then Red's. A caller that works per half (one
+    /// board and side to move) does its board work once this way.
+    ///
+    /// # Errors
+    /// The block is corrupt, or `f` failed.
+    pub fn for_each_group<E: From<DbError>>(
+        &self,
+        b: usize,
+        mut f: impl FnMut(Board, &[(Position, Record)]) -> Result<(), E>,
+    ) -> Result<(), E> {
         let block = self.block(b)?;
         let first = b as u64 * u64::from(self.header.block_boards);
-        let boards = boards(&self.index, first, first + block.boards() as u64);
-        let mut out = Vec::new();
-        for (j, board) in boards.into_iter().enumerate() {
+        let mut stored = Vec::with_capacity(MAX_GROUP);
+        let mut boards = self.index.board_walk(first, first + block.boards() as u64);
+        let mut at = 0;
+        for j in 0..block.boards() {
+            let board = boards.next().ok_or_else(|| {
+                DbError::corrupt(format!("block {b}"), format!("board {j} is past the last board"))
+                    .in_file(&self.path)
+            })?;
             let size = block.size(j);
             let standing = symmetry::board_standing(board);
             let expected = if standing.canonical { group_len(board) } else { 0 };
@@ -280,19 +307,32 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                     format!("block {b}"),
                     format!("board {j} ({board}) stores {size} records, expected {expected}"),
                 )
-                .in_file(&self.path));
+                .in_file(&self.path)
+                .into());
             }
-            for (pos, symbol) in group(board).zip(block.group_symbols(j)) {
-                // A board smaller than all its other images makes every
-                // position of its group canonical; only a board a symmetry
-                // fixes keeps positions that are images of others.
-                if !standing.self_symmetric || symmetry::canonical(pos) == pos {
-                    let bits = self.header.codebook[symbol];
-                    out.push((pos, Record::from_bits(bits).unwrap_or(Record::UNSOLVED)));
+            if size == 0 {
+                continue;
+            }
+            stored.clear();
+            let mut symbols = block.symbols_from(at, size);
+            let mask = plausible_slides(board);
+            for turn in [Player::Blue, Player::Red] {
+                for d in half_slides(mask) {
+                    let pos = Position::new(board, turn, Slide::from_id(d));
+                    let Some(symbol) = symbols.next() else { break };
+                    // A board smaller than all its other images makes every
+                    // position of its group canonical; only a board a
+                    // symmetry fixes keeps positions that are images of others.
+                    if !standing.self_symmetric || symmetry::canonical(pos) == pos {
+                        let bits = self.header.codebook[symbol];
+                        stored.push((pos, Record::from_bits(bits).unwrap_or(Record::UNSOLVED)));
+                    }
                 }
             }
+            at += size;
+            f(board, &stored)?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Checks every block: checksum, decompression, structure, and that the
@@ -420,35 +460,22 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
     }
 }
 
-/// The boards numbered `first..end` ([`StateIndex::board_number`]), in
-/// order. Numbers past the last board are ignored.
-fn boards(index: &StateIndex, first: u64, end: u64) -> Vec<Board> {
-    let end = end.min(index.boards());
-    let mut out = Vec::with_capacity(end.saturating_sub(first) as usize);
-    let mut n = first;
-    while n < end {
-        let Ok(range) = index.board_tier(n) else { break };
-        let stop = end.min(range.board_offset + range.boards());
-        let from = range.offset + (n - range.board_offset);
-        out.extend(index.walk(from, from + (stop - n)).map(|p| p.board()));
-        n = stop;
-    }
-    out
+thread_local! {
+    /// Each thread's zstd context, made once: making one per block cost
+    /// more than decompressing a small block.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use topitop_game::Budget;
-
-    #[test]
-    fn boards_follow_their_numbers() {
-        let index = StateIndex::new(Budget::new(1, 1, 1, 1).unwrap());
-        let all = boards(&index, 0, u64::MAX);
-        assert_eq!(all.len() as u64, index.boards());
-        for (n, &b) in all.iter().enumerate() {
-            assert_eq!(index.board_number(b).unwrap(), n as u64);
-        }
-        assert_eq!(boards(&index, 5, 9), all[5..9].to_vec());
-    }
+/// Decompresses `bytes` into at most `capacity` bytes with this thread's
+/// context.
+fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let d = match slot.as_mut() {
+            Some(d) => d,
+            None => slot.insert(zstd::bulk::Decompressor::new()?),
+        };
+        d.decompress(bytes, capacity)
+    })
 }

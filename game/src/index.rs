@@ -248,6 +248,32 @@ impl StateIndex {
         Some((&self.tiers[place], packed))
     }
 
+    /// The boards numbered `first..end` ([`StateIndex::board_number`]), in
+    /// order; numbers past the last board are left out. Each tier's first
+    /// board is unranked and the rest follow by
+    /// [`Board::next_arrangement`].
+    pub fn board_walk(&self, first: u64, end: u64) -> impl Iterator<Item = Board> + '_ {
+        let end = end.min(self.boards);
+        let mut n = first;
+        let mut current: Option<Board> = None;
+        std::iter::from_fn(move || {
+            if n >= end {
+                return None;
+            }
+            let next = current.and_then(Board::next_arrangement).or_else(|| {
+                let range = self.board_tier(n).ok()?;
+                let mut cells = [0u8; CELLS];
+                unrank(n - range.board_offset, range.tier.counts(), &mut cells);
+                Some(board_of(cells))
+            })?;
+            // A tier's last board has no next arrangement, so the walk
+            // unranks the first board of the following tier.
+            current = Some(next);
+            n += 1;
+            Some(next)
+        })
+    }
+
     /// The tier range holding board number `n`.
     ///
     /// # Errors

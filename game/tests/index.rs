@@ -111,3 +111,24 @@ fn walk_matches_position_by_position() {
     }
     assert_eq!(std_idx.walk(std_idx.len() - 3, std_idx.len() + 10).count(), 3);
 }
+
+#[test]
+fn board_walk_numbers_every_board_in_order() {
+    let idx = StateIndex::new(Budget::new(2, 2, 2, 2).unwrap());
+    let all: Vec<Board> = idx.board_walk(0, u64::MAX).collect();
+    assert_eq!(all.len() as u64, idx.boards());
+    for (n, &b) in all.iter().enumerate() {
+        assert_eq!(idx.board_number(b).unwrap(), n as u64, "{b}");
+    }
+    assert_eq!(idx.board_walk(5, 9).collect::<Vec<_>>(), all[5..9].to_vec());
+    // Windows that start inside a tier and cross into the next ones.
+    let std_idx = StateIndex::new(Budget::STANDARD);
+    let mut rng = SplitMix::new(11);
+    for _ in 0..100 {
+        let start = rng.below(std_idx.boards() - 20_000);
+        for (k, b) in std_idx.board_walk(start, start + 20_000).enumerate() {
+            assert_eq!(std_idx.board_number(b).unwrap(), start + k as u64, "{b}");
+        }
+    }
+    assert_eq!(std_idx.board_walk(std_idx.boards() - 2, u64::MAX).count(), 2);
+}

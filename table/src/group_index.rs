@@ -268,8 +268,8 @@ fn survey_boards(states: &StateIndex, range: &TierRange, first: u64, symmetric: 
         self_symmetric: Vec::new(),
     };
     let end = (first + SURVEY_PIECE).min(range.boards());
-    for (rank, pos) in (first..).zip(states.walk(range.offset + first, range.offset + end)) {
-        let board = pos.board();
+    let boards = states.board_walk(range.board_offset + first, range.board_offset + end);
+    for (rank, board) in (first..).zip(boards) {
         if symmetric {
             let standing = symmetry::board_standing(board);
             if !standing.canonical {

@@ -5,21 +5,23 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use topitop_db::Database;
-use topitop_game::Position;
+use topitop_game::{Board, Position};
 use topitop_table::Record;
 
 use crate::progress::CountBar;
 
 /// Folds the stored positions of `db` (one per symmetry class) in
-/// parallel: `part` turns the positions of one block into a partial result
-/// and `merge` combines two. A bar labelled `what` counts the blocks.
+/// parallel, one board's group at a time: `part` adds a board and its
+/// stored positions with their records ([`Database::for_each_group`]) to a
+/// partial result, and `merge` combines two. A bar labelled `what` counts
+/// the blocks.
 ///
 /// # Errors
 /// The first error of a damaged block, or of `part`.
-pub fn fold_blocks<T: Default + Send>(
+pub fn fold_groups<T: Default + Send>(
     db: &Database,
     what: &str,
-    part: impl Fn(Vec<(Position, Record)>) -> anyhow::Result<T> + Sync,
+    part: impl Fn(&mut T, Board, &[(Position, Record)]) -> anyhow::Result<()> + Sync,
     merge: impl Fn(T, T) -> T + Sync,
 ) -> anyhow::Result<T> {
     let bar = CountBar::new(what, "blocks");
@@ -28,7 +30,8 @@ pub fn fold_blocks<T: Default + Send>(
     let result = (0..db.blocks())
         .into_par_iter()
         .map(|b| {
-            let t = part(db.block_positions(b)?)?;
+            let mut t = T::default();
+            db.for_each_group(b, |board, stored| part(&mut t, board, stored))?;
             bar.set(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             Ok(t)
         })

@@ -6,13 +6,13 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde::Serialize;
-use topitop_game::group::move_of_half_allowed;
-use topitop_game::{Board, Budget, MoveList, Player, Position, Tier, Value};
+use topitop_game::{Board, Budget, MoveList, Position, Rules, Tier, Value};
+use topitop_table::Record;
 
 use crate::common::DbArgs;
 use crate::output::Output;
 use crate::report::{self, Series};
-use crate::scan::fold_blocks;
+use crate::scan::fold_groups;
 
 /// Arguments of `stats`.
 #[derive(clap::Args, Debug)]
@@ -53,36 +53,61 @@ struct Totals {
     longest_tie: Longest,
 }
 
-impl Totals {
-    fn note(slot: &mut Longest, r: u16, pos: Position) {
-        if slot.example.is_none() || r > slot.remoteness {
-            *slot = Longest {
-                remoteness: r,
-                example: Some(pos.to_string()),
-            };
-        }
-    }
+/// What the scan adds up, in the form cheapest to add to: counts indexed
+/// by value and the longest games as positions, turned into [`Totals`]
+/// (examples written out) once at the end.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    /// Positions of play by value index (win, lose, tie, draw), unsolved
+    /// last.
+    by_value: [u64; 5],
+    unplayable_stored: u64,
+    primitive: u64,
+    moves: u64,
+    /// The first position found with the longest win, lose and tie.
+    longest: [Option<(u16, Position)>; 3],
+}
 
-    fn merge(mut self, o: Totals) -> Totals {
-        self.positions += o.positions;
-        self.win += o.win;
-        self.lose += o.lose;
-        self.tie += o.tie;
-        self.draw += o.draw;
-        self.unsolved += o.unsolved;
+impl Tally {
+    fn merge(mut self, o: Tally) -> Tally {
+        for (a, b) in self.by_value.iter_mut().zip(o.by_value) {
+            *a += b;
+        }
         self.unplayable_stored += o.unplayable_stored;
         self.primitive += o.primitive;
         self.moves += o.moves;
-        for (a, b) in [
-            (&mut self.longest_win, o.longest_win),
-            (&mut self.longest_lose, o.longest_lose),
-            (&mut self.longest_tie, o.longest_tie),
-        ] {
-            if a.example.is_none() || (b.example.is_some() && b.remoteness > a.remoteness) {
-                *a = b;
+        for (a, b) in self.longest.iter_mut().zip(o.longest) {
+            if let Some((r, _)) = b {
+                if a.is_none_or(|(ra, _)| r > ra) {
+                    *a = b;
+                }
             }
         }
         self
+    }
+
+    fn totals(&self) -> Totals {
+        let longest = |k: usize| {
+            self.longest[k].map_or_else(Longest::default, |(r, pos)| Longest {
+                remoteness: r,
+                example: Some(pos.to_string()),
+            })
+        };
+        let [win, lose, tie, draw, unsolved] = self.by_value;
+        Totals {
+            positions: self.by_value.iter().sum(),
+            win,
+            lose,
+            tie,
+            draw,
+            unsolved,
+            unplayable_stored: self.unplayable_stored,
+            primitive: self.primitive,
+            moves: self.moves,
+            longest_win: longest(0),
+            longest_lose: longest(1),
+            longest_tie: longest(2),
+        }
     }
 }
 
@@ -185,64 +210,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|p| Output::open(Some(p)))
         .transpose()?;
     let detail = report_out.is_some();
-    let (totals, breakdown) = fold_blocks(
+    let (totals, breakdown) = fold_groups(
         &db,
         "analysing",
-        |positions| {
-            let mut t = Totals::default();
-            let mut b = Breakdown::default();
-            // The moves of the current half's position with nothing
-            // forbidden: every position of the half has them but its
-            // forbidden slide.
-            let mut half: Option<(Board, Player)> = None;
-            let mut moves = MoveList::new();
-            for (pos, rec) in positions {
-                if !pos.is_valid(rules.budget()) {
-                    t.unplayable_stored += 1;
-                    continue;
-                }
-                t.positions += 1;
-                if detail {
-                    b.note(pos, rec.value(), rec.remoteness());
-                }
-                match rec.value() {
-                    Some(Value::Win) => {
-                        t.win += 1;
-                        Totals::note(&mut t.longest_win, rec.remoteness(), pos);
-                    }
-                    Some(Value::Lose) => {
-                        t.lose += 1;
-                        Totals::note(&mut t.longest_lose, rec.remoteness(), pos);
-                    }
-                    Some(Value::Tie) => {
-                        t.tie += 1;
-                        Totals::note(&mut t.longest_tie, rec.remoteness(), pos);
-                    }
-                    Some(Value::Draw) => t.draw += 1,
-                    None => t.unsolved += 1,
-                }
-                let key = (pos.board(), pos.turn());
-                if half != Some(key) {
-                    rules.generate_piece_moves(Position::new(key.0, key.1, None), &mut moves);
-                    half = Some(key);
-                }
-                let own = moves.iter().filter(|&&m| move_of_half_allowed(m, pos)).count() as u64;
-                let stuck = own == 0;
-                let primitive =
-                    rules
-                        .board_primitive(key.0, key.1)
-                        .or(if stuck { rules.stuck_value() } else { None });
-                if primitive.is_some() {
-                    t.primitive += 1;
-                } else {
-                    // A stuck side that is not primitive passes: one move.
-                    t.moves += own.max(1);
-                }
+        |(t, b): &mut (Tally, Breakdown), board, stored| {
+            // Group order puts each half (one side to move) in one run.
+            for half in stored.chunk_by(|x, y| x.0.turn() == y.0.turn()) {
+                tally_half(t, detail.then_some(&mut *b), rules, board, half);
             }
-            Ok((t, b))
+            Ok(())
         },
         |(ta, ba), (tb, bb)| (ta.merge(tb), ba.merge(bb)),
     )?;
+    let totals = totals.totals();
     let slots = gamesman_classic_slots(rules.budget());
     let index_states = db.index().len();
     let report = Report {
@@ -322,6 +302,74 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         100.0 * report.stored_fraction
     )?;
     Ok(())
+}
+
+/// Adds the stored positions of one half (a board with one side to move,
+/// `half`, in group order) to `t`, and to `b` for the report. The half's
+/// moves, its primitive value and the validity of all but the forbidden
+/// slide are the same for each of its positions, so they are worked out
+/// once.
+#[inline(never)]
+fn tally_half(
+    t: &mut Tally,
+    mut b: Option<&mut Breakdown>,
+    rules: Rules,
+    board: Board,
+    half: &[(Position, Record)],
+) {
+    let Some(&(first, _)) = half.first() else {
+        return;
+    };
+    let turn = first.turn();
+    let open = Position::new(board, turn, None);
+    if !open.is_valid(rules.budget()) {
+        // What makes it invalid (pieces over the budget, a side that has
+        // already won) holds for every position of the half.
+        t.unplayable_stored += half.len() as u64;
+        return;
+    }
+    let mut moves = MoveList::new();
+    rules.generate_piece_moves(open, &mut moves);
+    // Bit id - 1 for each slide among the moves: a position forbidding
+    // one of them has one move fewer.
+    let slides = moves
+        .iter()
+        .filter(|m| m.slide_id() != 0)
+        .fold(0u64, |acc, m| acc | 1 << (m.slide_id() - 1));
+    let board_primitive = rules.board_primitive(board, turn);
+    let game_over = board.castles_of(turn.opponent()) >= 2;
+    for &(pos, rec) in half {
+        let d = pos.forbidden_id();
+        // Group positions forbid only plausible slides (a neutral source,
+        // an empty destination), so what is left of validity is that no
+        // slide can follow the end of the game.
+        debug_assert!(pos.forbidden_is_plausible() && pos.board() == board);
+        if d != 0 && game_over {
+            t.unplayable_stored += 1;
+            continue;
+        }
+        debug_assert!(pos.is_valid(rules.budget()));
+        if let Some(b) = b.as_deref_mut() {
+            b.note(pos, rec.value(), rec.remoteness());
+        }
+        // Indexed, not matched: values come in no order a branch predicts.
+        let k = rec.value_index();
+        t.by_value[k] += 1;
+        if k < 3 {
+            let r = rec.remoteness();
+            if t.longest[k].is_none_or(|(longest, _)| r > longest) {
+                t.longest[k] = Some((r, pos));
+            }
+        }
+        let own = moves.len() as u64 - if d == 0 { 0 } else { (slides >> (d - 1)) & 1 };
+        let primitive = board_primitive.or(if own == 0 { rules.stuck_value() } else { None });
+        if primitive.is_some() {
+            t.primitive += 1;
+        } else {
+            // A stuck side that is not primitive passes: one move.
+            t.moves += own.max(1);
+        }
+    }
 }
 
 /// The rows of the totals table: figure, number, note. The figures the text
