@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
 
 use topitop_game::Tier;
 use topitop_table::{Checkpoint, Record};
@@ -31,6 +32,10 @@ pub struct CheckpointDir {
     found: HashMap<u64, Vec<Record>>,
     /// Tiers taken from earlier runs so far.
     resumed: usize,
+    /// The thread writing the last level handed to [`Checkpoint::save`],
+    /// if it may still run. Writing and syncing a level's file overlaps
+    /// the solving of the next level instead of holding it up.
+    pending: Option<JoinHandle<std::io::Result<()>>>,
 }
 
 impl CheckpointDir {
@@ -66,6 +71,7 @@ impl CheckpointDir {
             symmetric,
             found,
             resumed: 0,
+            pending: None,
         })
     }
 
@@ -79,16 +85,53 @@ impl CheckpointDir {
         self.resumed
     }
 
-    /// Removes the directory once the final result is written.
+    /// Removes the directory once the final result is written, after the
+    /// level still being written, if any.
     ///
     /// # Errors
     /// The directory cannot be removed.
-    pub fn remove(self) -> Result<(), DbError> {
+    pub fn remove(mut self) -> Result<(), DbError> {
+        // Its outcome no longer matters: the result it would resume is written.
+        let _ = self.wait();
         fs::remove_dir_all(&self.dir).map_err(|source| DbError::Io {
-            path: self.dir,
+            path: self.dir.clone(),
             source,
         })
     }
+
+    /// Waits for the level being written, if any, and returns its outcome.
+    fn wait(&mut self) -> std::io::Result<()> {
+        match self.pending.take() {
+            Some(writer) => writer
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the checkpoint writer panicked"))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for CheckpointDir {
+    fn drop(&mut self) {
+        // No writer outlives its directory's owner; an error here has no
+        // one left to tell, and the level is solved again on resuming.
+        let _ = self.wait();
+    }
+}
+
+/// Writes `bytes` to `path` by way of a synced temporary file and a rename,
+/// so that a file under the final name is always complete.
+fn write_level(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    let written = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The bytes of a checkpoint file holding `finished`.
@@ -101,9 +144,7 @@ fn encode(symmetric: bool, finished: &[(Tier, &[Record])]) -> Vec<u8> {
     for (tier, records) in finished {
         out.extend(tier.number().to_le_bytes());
         out.extend((records.len() as u64).to_le_bytes());
-        for r in *records {
-            out.extend(r.bits().to_le_bytes());
-        }
+        out.extend(records.iter().flat_map(|r| r.bits().to_le_bytes()));
     }
     let sum = checksum(&out);
     out.extend(sum.to_le_bytes());
@@ -155,22 +196,26 @@ impl Checkpoint for CheckpointDir {
         }
     }
 
+    /// Hands the level to a writer thread and returns; the error of the
+    /// level before, if its write failed, is returned here instead.
     fn save(&mut self, finished: &[(Tier, &[Record])]) -> std::io::Result<()> {
+        self.wait()?;
         let Some((first, _)) = finished.first() else {
             return Ok(());
         };
         let path = self.dir.join(format!("{:09x}.level", first.number()));
-        let tmp = path.with_extension("tmp");
-        let written = (|| {
-            let mut f = fs::File::create(&tmp)?;
-            f.write_all(&encode(self.symmetric, finished))?;
-            f.sync_all()?;
-            fs::rename(&tmp, &path)
-        })();
-        if written.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        written
+        // A plain copy here; the encoding is the writer's work too.
+        let owned: Vec<(Tier, Vec<Record>)> = finished.iter().map(|&(t, r)| (t, r.to_vec())).collect();
+        let symmetric = self.symmetric;
+        self.pending = Some(std::thread::spawn(move || {
+            let borrowed: Vec<(Tier, &[Record])> = owned.iter().map(|(t, r)| (*t, r.as_slice())).collect();
+            write_level(&path, &encode(symmetric, &borrowed))
+        }));
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.wait()
     }
 }
 
@@ -241,6 +286,7 @@ mod tests {
         store
             .save(&[(tiers[0], &records[0]), (tiers[1], &records[1])])
             .unwrap();
+        store.flush().unwrap();
         let mut again = CheckpointDir::open(dir.path().join("x.ckpt"), true).unwrap();
         let mut out = vec![Record::UNSOLVED; records[1].len()];
         assert!(again.load(tiers[1], &mut out));
@@ -249,5 +295,31 @@ mod tests {
         assert_eq!(again.resumed(), 1);
         again.remove().unwrap();
         assert!(!dir.path().join("x.ckpt").exists());
+    }
+
+    #[test]
+    fn a_level_that_cannot_be_written_fails_the_next_save_or_the_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tiers, records) = sample();
+        let mut store = CheckpointDir::open(dir.path().join("x.ckpt"), true).unwrap();
+        // A directory where the level's file goes: the rename onto it fails.
+        let blocked = dir
+            .path()
+            .join("x.ckpt")
+            .join(format!("{:09x}.level", tiers[0].number()));
+        fs::create_dir(&blocked).unwrap();
+        store.save(&[(tiers[0], &records[0])]).unwrap();
+        assert!(store.save(&[(tiers[1], &records[1])]).is_err());
+        fs::remove_dir(&blocked).unwrap();
+        // The second level was not handed over; a third is written.
+        store.save(&[(tiers[2], &records[2])]).unwrap();
+        store.flush().unwrap();
+        fs::create_dir(&blocked).unwrap();
+        store.save(&[(tiers[0], &records[0])]).unwrap();
+        assert!(store.flush().is_err());
+        assert!(
+            !blocked.with_extension("tmp").exists(),
+            "the temporary file is left"
+        );
     }
 }

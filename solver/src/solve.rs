@@ -181,6 +181,9 @@ pub fn solve_together(
             );
         }
     }
+    for checkpoint in checkpoints.iter_mut() {
+        checkpoint.flush()?;
+    }
     Ok(rules
         .iter()
         .zip(records)

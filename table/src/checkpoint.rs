@@ -17,6 +17,15 @@ pub trait Checkpoint {
     /// # Errors
     /// The checkpoint could not be written.
     fn save(&mut self, finished: &[(Tier, &[Record])]) -> std::io::Result<()>;
+
+    /// Finishes what [`Checkpoint::save`] left under way (a store may
+    /// write in the background); the solver calls it once, at the end.
+    ///
+    /// # Errors
+    /// A level could not be written.
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// No checkpoints: nothing to resume, nothing kept.
