@@ -211,6 +211,7 @@ impl HalfChildren {
         }
     }
 }
+
 fn note(rep: &mut Report, keep: usize, position: Position, record: Record, reason: String) {
     rep.violations += 1;
     if rep.examples.len() < keep {

@@ -309,7 +309,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// moves, its primitive value and the validity of all but the forbidden
 /// slide are the same for each of its positions, so they are worked out
 /// once.
-#[inline(never)]
 fn tally_half(
     t: &mut Tally,
     mut b: Option<&mut Breakdown>,
