@@ -180,6 +180,17 @@ impl GroupIndex {
     /// move could have left.
     #[inline]
     pub fn index(&self, pos: Position) -> Result<u64, IndexError> {
+        self.index_and_half_len(pos).map(|(j, _)| j)
+    }
+
+    /// The record number of `pos`, and the number of positions in each
+    /// half of its group: the position with the same board and forbidden
+    /// slide but the other side to move is that many records away.
+    ///
+    /// # Errors
+    /// As [`GroupIndex::index`].
+    #[inline]
+    pub fn index_and_half_len(&self, pos: Position) -> Result<(u64, u32), IndexError> {
         let key = if self.symmetric {
             symmetry::canonical(pos)
         } else {
@@ -189,17 +200,19 @@ impl GroupIndex {
         let not_indexable = || IndexError::NotIndexable(pos.to_string());
         let g = self.group_of_board(n).ok_or_else(not_indexable)? as usize;
         let first = self.starts[g];
+        // Red's half starts halfway through the group, whose size is known
+        // here.
+        let half = (self.starts[g + 1] - first) / 2;
         let at = if key.forbidden_id() == 0 {
-            // Most children: slot 0 of their half, and Red's half starts
-            // halfway through the group, whose size is known here.
+            // Most children: slot 0 of their half.
             match key.turn() {
                 Player::Blue => 0,
-                Player::Red => (self.starts[g + 1] - first) / 2,
+                Player::Red => half,
             }
         } else {
             slot(key).ok_or_else(not_indexable)? as u32
         };
-        Ok(u64::from(first + at))
+        Ok((u64::from(first + at), half))
     }
 
     /// The position with record number `i`.
@@ -289,6 +302,7 @@ fn survey_boards(states: &StateIndex, range: &TierRange, first: u64, symmetric: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use topitop_game::group::{half_len, plausible_slides};
 
     #[test]
     fn every_kept_position_round_trips() {
@@ -318,6 +332,26 @@ mod tests {
         }
         assert_eq!(classes.len() as u64 + duplicates.len() as u64, gi.len());
         assert!(!duplicates.is_empty());
+    }
+
+    #[test]
+    fn the_half_length_leads_to_the_other_side_to_move() {
+        let budget = Budget::new(1, 1, 2, 2).unwrap();
+        for symmetric in [true, false] {
+            let gi = GroupIndex::new(budget, symmetric);
+            let states = StateIndex::new(budget);
+            for p in states.walk(0, states.len()) {
+                let (i, half) = gi.index_and_half_len(p).unwrap();
+                assert_eq!(i, gi.index(p).unwrap(), "{p}");
+                assert_eq!(half as usize, half_len(plausible_slides(p.board())), "{p}");
+                let flipped = Position::new(p.board(), p.turn().opponent(), p.forbidden());
+                let j = gi.index(flipped).unwrap();
+                match p.turn() {
+                    Player::Blue => assert_eq!(j, i + u64::from(half), "{p}"),
+                    Player::Red => assert_eq!(j + u64::from(half), i, "{p}"),
+                }
+            }
+        }
     }
 
     #[test]

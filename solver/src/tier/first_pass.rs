@@ -22,6 +22,8 @@ pub(super) struct SharedHalf {
     pub(super) start: u32,
     /// Its plausible forbidden slides (see [`topitop_game::group`]).
     pub(super) mask: u64,
+    /// Its number of positions: one more than its plausible slides.
+    pub(super) len: u8,
     pub(super) board: Board,
     pub(super) turn: Player,
     /// Slot of the position that has no move but its forbidden slide (or no
@@ -83,14 +85,19 @@ pub(super) fn first_pass(rules: &[Rules], groups: &GroupIndex, tier: &TierGroups
 /// A move and its child's record number.
 type Child = (Move, u64);
 
+/// A move of Blue's, its child's record number, and the record number of
+/// that child with Blue to move: Red's child by the same move, when Red
+/// has it.
+type BlueChild = (Move, u64, u64);
+
 /// Buffers reused from group to group.
 #[derive(Default)]
 struct Scratch {
     moves: MoveList,
     /// Blue's children in the current group.
-    blue: Vec<Child>,
-    /// Red's children in the current group.
-    red: Vec<Child>,
+    blue: Vec<BlueChild>,
+    /// The children of the half being explored.
+    children: Vec<Child>,
 }
 
 /// What the first pass needs to look children up.
@@ -117,11 +124,13 @@ impl Search<'_> {
         let board = self.groups.board_of_group(self.tier.first_group + g);
         let start = self.local(self.groups.group_records(self.tier.first_group + g).start);
         let mask = plausible_slides(board);
+        let len = half_len(mask);
         scratch.blue.clear();
         for turn in [Player::Blue, Player::Red] {
             let mut half = SharedHalf {
-                start: start + turn as u32 * half_len(mask) as u32,
+                start: start + turn as u32 * len as u32,
                 mask,
+                len: len as u8,
                 board,
                 turn,
                 stuck: None,
@@ -147,26 +156,37 @@ impl Search<'_> {
     /// differ only in the side to move).
     fn explore(&self, half_id: u32, half: &mut SharedHalf, scratch: &mut Scratch, out: &mut FirstPass) {
         let pos = Position::new(half.board, half.turn, None);
-        let Scratch { moves, blue, red } = scratch;
+        let Scratch {
+            moves,
+            blue,
+            children,
+        } = scratch;
         // Every ruleset has the same moves.
         self.rules[0].generate_piece_moves(pos, moves);
-        let children = match pos.turn() {
+        children.clear();
+        match pos.turn() {
             Player::Blue => {
-                blue.extend(moves.iter().map(|&m| (m, self.index(play_unchecked(pos, m)))));
-                &blue[..]
+                for &m in moves.iter() {
+                    let (j, half_len) = self
+                        .groups
+                        .index_and_half_len(play_unchecked(pos, m))
+                        .expect("children are indexable");
+                    // The child has Red to move, the second half of its
+                    // group; with Blue to move it is in the first.
+                    blue.push((m, j, j - u64::from(half_len)));
+                    children.push((m, j));
+                }
             }
             Player::Red => {
-                red.clear();
                 // Both sides generate shared moves in the same relative order.
                 let mut next_shared = 0;
                 for &m in moves.iter() {
                     let j = self.red_child(play_unchecked(pos, m), m, blue, &mut next_shared);
-                    red.push((m, j));
+                    children.push((m, j));
                 }
-                &red[..]
             }
-        };
-        for &(m, j) in children {
+        }
+        for &(m, j) in children.iter() {
             if self.tier.records.contains(&j) {
                 let mode = Mode::of_slide(half.mask, m.slide_id());
                 out.edges.push(self.edge(j, half_id, mode));
@@ -184,14 +204,12 @@ impl Search<'_> {
 
     /// The record number of Red's `child` by `m`, taken from `blue` (Blue's
     /// children, searched from `next`) when Blue has the move too.
-    fn red_child(&self, child: Position, m: Move, blue: &[Child], next: &mut usize) -> u64 {
-        match blue[*next..].iter().position(|&(b, _)| b == m) {
+    fn red_child(&self, child: Position, m: Move, blue: &[BlueChild], next: &mut usize) -> u64 {
+        match blue[*next..].iter().position(|&(b, _, _)| b == m) {
             Some(k) => {
-                let (_, j) = blue[*next + k];
+                let (_, _, j) = blue[*next + k];
                 *next += k + 1;
-                // Blue's child has Red to move (second half of its group);
-                // this one has Blue to move (first half).
-                j - half_len(plausible_slides(child.board())) as u64
+                j
             }
             None => self.index(child),
         }

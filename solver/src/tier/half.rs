@@ -2,7 +2,6 @@
 
 use std::num::NonZeroU16;
 
-use topitop_game::group::half_len;
 use topitop_game::{Rules, Value};
 use topitop_table::Record;
 
@@ -110,8 +109,8 @@ impl LowerSummary {
 pub(super) struct Half {
     /// Local index of its first position (slot 0, nothing forbidden).
     pub(super) start: u32,
-    /// Its plausible forbidden slides (see [`topitop_game::group`]).
-    pub(super) mask: u64,
+    /// Its number of positions.
+    pub(super) len: u8,
     /// The primitive value of every position of the half (board decided).
     pub(super) board_primitive: Option<Value>,
     /// Slot of the position that has no move but its forbidden slide (or no
@@ -139,7 +138,7 @@ impl Half {
         }
         Half {
             start: shared.start,
-            mask: shared.mask,
+            len: shared.len,
             board_primitive,
             stuck: shared.stuck,
             in_tier_moves: shared.in_tier_moves,
@@ -147,10 +146,16 @@ impl Half {
         }
     }
 
+    /// Its number of positions.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
     /// Its positions' slots.
     #[inline]
     pub(super) fn slots(&self) -> std::ops::Range<usize> {
-        0..half_len(self.mask)
+        0..self.len()
     }
 
     /// The local index of slot `slot`.

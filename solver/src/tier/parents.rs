@@ -5,7 +5,7 @@
 //! parents — a half and a [`Mode`] — rather than one parent. A pass, the
 //! only move of one stuck position, names that position alone.
 
-use topitop_game::group::{half_len, slot_in_half};
+use topitop_game::group::slot_in_half;
 
 /// Which positions of a half have a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,15 +39,15 @@ pub(super) struct ParentSet {
 
 impl ParentSet {
     /// Calls `f(slot)` for each slot of the set, in slot order, given the
-    /// half's plausible-slide mask.
+    /// half's number of positions.
     #[inline]
-    pub(super) fn for_each_slot(self, mask: u64, mut f: impl FnMut(usize)) {
+    pub(super) fn for_each_slot(self, half_len: usize, mut f: impl FnMut(usize)) {
         let skip = match self.mode {
             Mode::OnlySlot(s) => return f(usize::from(s)),
             Mode::AllOfHalf => usize::MAX,
             Mode::AllBut(s) => usize::from(s),
         };
-        for slot in (0..half_len(mask)).filter(|&s| s != skip) {
+        for slot in (0..half_len).filter(|&s| s != skip) {
             f(slot);
         }
     }
@@ -173,7 +173,7 @@ mod tests {
         let mask = 0b1011; // slides 1, 2 and 4: slots 0..4
         let slots = |mode| {
             let mut v = Vec::new();
-            ParentSet { half: 0, mode }.for_each_slot(mask, |s| v.push(s));
+            ParentSet { half: 0, mode }.for_each_slot(4, |s| v.push(s));
             v
         };
         assert_eq!(slots(Mode::of_slide(mask, 0)), [0, 1, 2, 3]);

@@ -156,7 +156,7 @@ impl<'a> Settle<'a> {
                 continue;
             };
             if value == Value::Lose {
-                set.for_each_slot(h.mask, |slot| {
+                set.for_each_slot(h.len(), |slot| {
                     let q = h.local(slot);
                     if !records[q].is_solved() && stuck != Some(slot) {
                         records[q] = Record::new(Value::Win, next);
@@ -164,7 +164,7 @@ impl<'a> Settle<'a> {
                     }
                 });
             } else {
-                set.for_each_slot(h.mask, |slot| {
+                set.for_each_slot(h.len(), |slot| {
                     let q = h.local(slot);
                     if records[q].is_solved() || stuck == Some(slot) {
                         return;
@@ -221,7 +221,7 @@ impl<'a> Settle<'a> {
             let Some((set, h, stuck)) = open_set(halves, set, *stuck_value) else {
                 continue;
             };
-            set.for_each_slot(h.mask, |slot| {
+            set.for_each_slot(h.len(), |slot| {
                 let q = h.local(slot);
                 if !records[q].is_solved() && stuck != Some(slot) {
                     records[q] = Record::new(Value::Tie, next);
