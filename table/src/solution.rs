@@ -116,9 +116,15 @@ impl Solution {
     /// The largest remoteness of a win, loss or tie.
     pub fn largest_remoteness(&self) -> u16 {
         self.records
-            .iter()
-            .filter(|r| matches!(r.value(), Some(Value::Win | Value::Lose | Value::Tie)))
-            .map(|r| r.remoteness())
+            .par_chunks(1 << 20)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .filter(|r| matches!(r.value(), Some(Value::Win | Value::Lose | Value::Tie)))
+                    .map(|r| r.remoteness())
+                    .max()
+                    .unwrap_or(0)
+            })
             .max()
             .unwrap_or(0)
     }

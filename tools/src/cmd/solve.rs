@@ -161,7 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             )
         })?;
         target.lock.release();
-        report(solution, symmetric, (!several).then_some(timing));
+        report(solution, &written.header, (!several).then_some(timing));
         println!(
             "wrote {} ({:.1} MB, {} records in {} blocks)",
             target.path.display(),
@@ -194,12 +194,14 @@ struct Timing {
     cpu: Option<f64>,
 }
 
-/// Prints what a solve found. The counts are of positions of play, as
-/// `stats` and `export` count them; the other stored states are named
-/// apart.
-fn report(solution: &Solution, symmetric: bool, timing: Option<Timing>) {
+/// Prints what a solve found, taking the counts by value and the largest
+/// remoteness from the `header` its database was written with. The counts
+/// are of positions of play, as `stats` and `export` count them; the other
+/// stored states are named apart.
+fn report(solution: &Solution, header: &topitop_db::Header, timing: Option<Timing>) {
     let rules = solution.rules();
-    let all = solution.counts();
+    let symmetric = header.symmetric;
+    let all = header.counts;
     let unplayable = solution.unplayable_counts();
     let counts: [u64; 4] = std::array::from_fn(|k| all[k] - unplayable[k]);
     let solved: u64 = counts.iter().sum();
@@ -234,7 +236,7 @@ fn report(solution: &Solution, symmetric: bool, timing: Option<Timing>) {
         unplayable.iter().sum::<u64>()
     );
     println!("start position {}: {start_rec}", rules.start());
-    println!("largest remoteness: {}", solution.largest_remoteness());
+    println!("largest remoteness: {}", header.max_remoteness);
 }
 
 /// Refuses a solve whose estimated peak memory exceeds what the machine
