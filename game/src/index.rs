@@ -233,8 +233,22 @@ impl StateIndex {
     /// The board is over the budget.
     #[inline]
     pub fn board_number(&self, board: Board) -> Result<u64, IndexError> {
-        let (range, packed) = self
-            .locate(board)
+        self.board_number_counted(board, board.packed_counts())
+    }
+
+    /// [`StateIndex::board_number`], given the board's
+    /// [`Board::packed_counts`], which a caller may know more cheaply (see
+    /// [`Board::packed_counts_of`]).
+    ///
+    /// # Errors
+    /// The board is over the budget.
+    #[inline]
+    pub fn board_number_counted(&self, board: Board, packed: u64) -> Result<u64, IndexError> {
+        debug_assert_eq!(packed, board.packed_counts(), "{board}");
+        let range = self
+            .lookup
+            .get(packed)
+            .map(|place| &self.tiers[place])
             .ok_or_else(|| IndexError::NotIndexable(board.to_string()))?;
         Ok(range.board_offset + rank_board(board.bits(), packed, range.boards))
     }

@@ -132,3 +132,27 @@ fn board_walk_numbers_every_board_in_order() {
     }
     assert_eq!(std_idx.board_walk(std_idx.boards() - 2, u64::MAX).count(), 2);
 }
+
+#[test]
+fn counts_after_a_move_equal_a_full_count() {
+    let rules = Rules::new(Ruleset::V1(Variant::DEFAULT));
+    let idx = StateIndex::new(Budget::STANDARD);
+    let mut rng = SplitMix::new(7);
+    let mut moves = topitop_game::MoveList::new();
+    let mut checked = 0;
+    for p in playout_positions(rules, 5_000, 40, &mut rng) {
+        let packed = p.board().packed_counts();
+        rules.generate_piece_moves(p, &mut moves);
+        for &m in moves.iter() {
+            let child = topitop_game::play_unchecked(p, m).board();
+            let derived = p.board().packed_counts_of(packed, child);
+            assert_eq!(derived, child.packed_counts(), "{p} then {m:?}");
+            assert_eq!(
+                idx.board_number_counted(child, derived).unwrap(),
+                idx.board_number(child).unwrap()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "only {checked} moves checked");
+}

@@ -64,9 +64,16 @@ fn floor(index: &GroupIndex, rules: Rules, per_record: bool) -> Tally {
                         let pos = Position::new(board, turn, Slide::from_id(d));
                         rules.generate_piece_moves(pos, &mut moves);
                         t.explored += 1;
+                        // As the solver does: a child's cell counts from
+                        // its parent's and the cells its move changed.
+                        let packed = board.packed_counts();
                         for &m in moves.iter() {
-                            let j = index
-                                .index(play_unchecked(pos, m))
+                            let child = play_unchecked(pos, m);
+                            let (j, _) = index
+                                .index_and_half_len_counted(
+                                    child,
+                                    board.packed_counts_of(packed, child.board()),
+                                )
                                 .expect("children are indexable");
                             t.children += 1;
                             t.checksum = t.checksum.wrapping_add(j);

@@ -191,12 +191,24 @@ impl GroupIndex {
     /// As [`GroupIndex::index`].
     #[inline]
     pub fn index_and_half_len(&self, pos: Position) -> Result<(u64, u32), IndexError> {
+        self.index_and_half_len_counted(pos, pos.board().packed_counts())
+    }
+
+    /// [`GroupIndex::index_and_half_len`], given the
+    /// [`Board::packed_counts`](topitop_game::Board::packed_counts) of
+    /// `pos`'s board, which a caller may know more cheaply (a symmetry
+    /// leaves them as they are).
+    ///
+    /// # Errors
+    /// As [`GroupIndex::index`].
+    #[inline]
+    pub fn index_and_half_len_counted(&self, pos: Position, packed: u64) -> Result<(u64, u32), IndexError> {
         let key = if self.symmetric {
             symmetry::canonical(pos)
         } else {
             pos
         };
-        let n = self.states.board_number(key.board())?;
+        let n = self.states.board_number_counted(key.board(), packed)?;
         let not_indexable = || IndexError::NotIndexable(pos.to_string());
         let g = self.group_of_board(n).ok_or_else(not_indexable)? as usize;
         let first = self.starts[g];

@@ -164,13 +164,18 @@ impl Search<'_> {
         // Every ruleset has the same moves.
         self.rules[0].generate_piece_moves(pos, moves);
         children.clear();
+        // A child's cell counts follow from the parent's and the one or two
+        // cells its move changed.
+        let packed = pos.board().packed_counts();
+        let look_up = |child: Position| {
+            self.groups
+                .index_and_half_len_counted(child, pos.board().packed_counts_of(packed, child.board()))
+                .expect("children are indexable")
+        };
         match pos.turn() {
             Player::Blue => {
                 for &m in moves.iter() {
-                    let (j, half_len) = self
-                        .groups
-                        .index_and_half_len(play_unchecked(pos, m))
-                        .expect("children are indexable");
+                    let (j, half_len) = look_up(play_unchecked(pos, m));
                     // The child has Red to move, the second half of its
                     // group; with Blue to move it is in the first.
                     blue.push((m, j, j - u64::from(half_len)));
@@ -181,7 +186,8 @@ impl Search<'_> {
                 // Both sides generate shared moves in the same relative order.
                 let mut next_shared = 0;
                 for &m in moves.iter() {
-                    let j = self.red_child(play_unchecked(pos, m), m, blue, &mut next_shared);
+                    let j = shared_child(m, blue, &mut next_shared)
+                        .unwrap_or_else(|| look_up(play_unchecked(pos, m)).0);
                     children.push((m, j));
                 }
             }
@@ -199,19 +205,6 @@ impl Search<'_> {
         if let Some(slot) = stuck_slot(half.mask, moves) {
             half.stuck = Some(slot as u8);
             out.passes.push(self.pass(half_id, pos, slot as u8));
-        }
-    }
-
-    /// The record number of Red's `child` by `m`, taken from `blue` (Blue's
-    /// children, searched from `next`) when Blue has the move too.
-    fn red_child(&self, child: Position, m: Move, blue: &[BlueChild], next: &mut usize) -> u64 {
-        match blue[*next..].iter().position(|&(b, _, _)| b == m) {
-            Some(k) => {
-                let (_, _, j) = blue[*next + k];
-                *next += k + 1;
-                j
-            }
-            None => self.index(child),
         }
     }
 
@@ -241,6 +234,15 @@ impl Search<'_> {
     fn index(&self, pos: Position) -> u64 {
         self.groups.index(pos).expect("children are indexable")
     }
+}
+
+/// The record number of Red's child by `m`, taken from `blue` (Blue's
+/// children, searched from `next`) when Blue has the move too.
+fn shared_child(m: Move, blue: &[BlueChild], next: &mut usize) -> Option<u64> {
+    let k = blue[*next..].iter().position(|&(b, _, _)| b == m)?;
+    let (_, _, j) = blue[*next + k];
+    *next += k + 1;
+    Some(j)
 }
 
 /// The slot of the position of a half whose only move is its forbidden
