@@ -246,11 +246,16 @@ impl StateIndex {
     pub fn board_number_counted(&self, board: Board, packed: u64) -> Result<u64, IndexError> {
         debug_assert_eq!(packed, board.packed_counts(), "{board}");
         let range = self
-            .lookup
-            .get(packed)
-            .map(|place| &self.tiers[place])
+            .tier_of_counts(packed)
             .ok_or_else(|| IndexError::NotIndexable(board.to_string()))?;
         Ok(range.board_offset + rank_board(board.bits(), packed, range.boards))
+    }
+
+    /// The tier of the boards with cell counts `packed`, if the budget has
+    /// it.
+    #[inline]
+    fn tier_of_counts(&self, packed: u64) -> Option<&TierRange> {
+        self.lookup.get(packed).map(|place| &self.tiers[place])
     }
 
     /// The tier of `board` and its cell counts packed in 4-bit fields, or
@@ -258,8 +263,7 @@ impl StateIndex {
     #[inline]
     fn locate(&self, board: Board) -> Option<(&TierRange, u64)> {
         let packed = board.packed_counts();
-        let place = self.lookup.get(packed)?;
-        Some((&self.tiers[place], packed))
+        Some((self.tier_of_counts(packed)?, packed))
     }
 
     /// The boards numbered `first..end` ([`StateIndex::board_number`]), in

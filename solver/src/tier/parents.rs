@@ -149,6 +149,7 @@ impl ParentRows {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use topitop_game::group::half_len;
 
     #[test]
     fn packing_round_trips() {
@@ -172,7 +173,7 @@ mod tests {
         let mask = 0b1011; // slides 1, 2 and 4: slots 0..4
         let slots = |mode| {
             let mut v = Vec::new();
-            ParentSet { half: 0, mode }.for_each_slot(4, |s| v.push(s));
+            ParentSet { half: 0, mode }.for_each_slot(half_len(mask), |s| v.push(s));
             v
         };
         assert_eq!(slots(Mode::of_slide(mask, 0)), [0, 1, 2, 3]);
