@@ -120,6 +120,9 @@ pub(super) struct Half {
     pub(super) in_tier_moves: u8,
     /// The moves into lower tiers, the same for every slot but `stuck`.
     pub(super) lower: LowerSummary,
+    /// Every position of the half is known settled, so no parent set that
+    /// names it can change anything: set by the settling once it sees so.
+    pub(super) settled: bool,
 }
 
 impl Half {
@@ -143,6 +146,7 @@ impl Half {
             stuck: shared.stuck,
             in_tier_moves: shared.in_tier_moves,
             lower,
+            settled: false,
         }
     }
 

@@ -69,7 +69,7 @@ pub(crate) fn solve_tier(
                 Some(_) => without_passes.as_ref(),
             }
             .expect("rows were built for every ruleset");
-            Settle::new(&halves, parents, len, rules.stuck_value()).run()
+            Settle::new(halves, parents, len, rules.stuck_value()).run()
         })
         .collect()
 }

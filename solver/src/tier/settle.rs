@@ -9,7 +9,7 @@ use topitop_game::Value;
 use topitop_table::Record;
 
 use super::half::Half;
-use super::parents::{PackedParentSet, ParentRows, ParentSet};
+use super::parents::{Mode, PackedParentSet, ParentRows, ParentSet};
 
 /// Positions proposed for a value, by remoteness: `levels[r]` holds local
 /// indices, each with what it is proposed for.
@@ -45,7 +45,7 @@ impl<T: Copy> Frontier<T> {
 
 /// The settling of one tier.
 pub(super) struct Settle<'a> {
-    halves: &'a [Half],
+    halves: Vec<Half>,
     parents: &'a ParentRows,
     /// What a side to move without a move gets (see [`topitop_game::Rules::stuck_value`]).
     stuck_value: Option<Value>,
@@ -58,13 +58,13 @@ pub(super) struct Settle<'a> {
 impl<'a> Settle<'a> {
     /// Ready to settle the `len` positions of `halves`.
     pub(super) fn new(
-        halves: &'a [Half],
+        halves: Vec<Half>,
         parents: &'a ParentRows,
         len: usize,
         stuck_value: Option<Value>,
     ) -> Self {
         let mut pending = vec![0; len];
-        for_each_position(halves, |i, h, slot| pending[i] = h.in_tier_moves_of(slot));
+        for_each_position(&halves, |i, h, slot| pending[i] = h.in_tier_moves_of(slot));
         Settle {
             halves,
             parents,
@@ -110,7 +110,7 @@ impl<'a> Settle<'a> {
     /// Primitive wins and losses, and what lower tiers decide alone.
     fn seed_wins_and_losses(&self) -> Frontier<(Value, bool)> {
         let mut frontier = Frontier::new();
-        for_each_position(self.halves, |i, h, slot| {
+        for_each_position(&self.halves, |i, h, slot| {
             match h.primitive(slot, self.stuck_value) {
                 Some(v @ (Value::Win | Value::Lose)) => frontier.push(0, i, (v, true)),
                 Some(_) => {}
@@ -155,10 +155,17 @@ impl<'a> Settle<'a> {
             let Some((set, h, stuck)) = open_set(halves, set, *stuck_value) else {
                 continue;
             };
+            // Whether a slot the set names is left unsettled.
+            let mut open = false;
             if value == Value::Lose {
                 set.for_each_slot(h.len(), |slot| {
                     let q = h.local(slot);
-                    if !records[q].is_solved() && stuck != Some(slot) {
+                    if records[q].is_solved() {
+                        return;
+                    }
+                    if stuck == Some(slot) {
+                        open = true;
+                    } else {
                         records[q] = Record::new(Value::Win, next);
                         frontier.push(next, q, (Value::Win, false));
                     }
@@ -166,19 +173,24 @@ impl<'a> Settle<'a> {
             } else {
                 set.for_each_slot(h.len(), |slot| {
                     let q = h.local(slot);
-                    if records[q].is_solved() || stuck == Some(slot) {
+                    if records[q].is_solved() {
                         return;
                     }
-                    pending[q] -= 1;
-                    if pending[q] == 0 {
-                        if let Some(r) = h.lower_of(slot).loss_remoteness() {
-                            let r = next.max(r);
-                            records[q] = Record::new(Value::Lose, r);
-                            frontier.push(r, q, (Value::Lose, false));
+                    if stuck != Some(slot) {
+                        pending[q] -= 1;
+                        if pending[q] == 0 {
+                            if let Some(r) = h.lower_of(slot).loss_remoteness() {
+                                let r = next.max(r);
+                                records[q] = Record::new(Value::Lose, r);
+                                frontier.push(r, q, (Value::Lose, false));
+                                return;
+                            }
                         }
                     }
+                    open = true;
                 });
             }
+            note_settled(h, set, open, records);
         }
     }
 
@@ -193,7 +205,7 @@ impl<'a> Settle<'a> {
     /// Primitive ties, and ties through a tying child in a lower tier.
     fn seed_ties(&self) -> Frontier<bool> {
         let mut frontier = Frontier::new();
-        for_each_position(self.halves, |i, h, slot| {
+        for_each_position(&self.halves, |i, h, slot| {
             match h.primitive(slot, self.stuck_value) {
                 Some(Value::Tie) => frontier.push(0, i, true),
                 Some(_) => {}
@@ -221,13 +233,20 @@ impl<'a> Settle<'a> {
             let Some((set, h, stuck)) = open_set(halves, set, *stuck_value) else {
                 continue;
             };
+            let mut open = false;
             set.for_each_slot(h.len(), |slot| {
                 let q = h.local(slot);
-                if !records[q].is_solved() && stuck != Some(slot) {
+                if records[q].is_solved() {
+                    return;
+                }
+                if stuck == Some(slot) {
+                    open = true;
+                } else {
                     records[q] = Record::new(Value::Tie, next);
                     frontier.push(next, q, false);
                 }
             });
+            note_settled(h, set, open, records);
         }
     }
 }
@@ -242,19 +261,37 @@ fn for_each_position(halves: &[Half], mut f: impl FnMut(usize, &Half, usize)) {
 }
 
 /// The parent set `set`, its half and the slot of its primitive stuck
-/// position (when a stuck side does not pass); `None` when the half's
-/// board is decided, so that every position it names is primitive.
+/// position (when a stuck side does not pass); `None` when nothing it names
+/// can change: the half's board is decided, so that every position it names
+/// is primitive, or every position of the half is settled already.
 #[inline]
 fn open_set(
-    halves: &[Half],
+    halves: &mut [Half],
     set: PackedParentSet,
     stuck_value: Option<Value>,
-) -> Option<(ParentSet, &Half, Option<usize>)> {
+) -> Option<(ParentSet, &mut Half, Option<usize>)> {
     let set = ParentSet::from(set);
-    let h = &halves[set.half as usize];
-    if h.board_primitive.is_some() {
+    let h = &mut halves[set.half as usize];
+    if h.board_primitive.is_some() || h.settled {
         return None;
     }
     let stuck = stuck_value.and(h.stuck).map(usize::from);
     Some((set, h, stuck))
+}
+
+/// Marks half `h` settled after a visit of `set` that left no slot it
+/// walked unsettled (`open` false), when the set walked every slot but at
+/// most one and that one is settled too. About half of all visits reach a
+/// half already settled: this lets them skip its slots.
+#[inline]
+fn note_settled(h: &mut Half, set: ParentSet, open: bool, records: &[Record]) {
+    if open {
+        return;
+    }
+    h.settled = match set.mode {
+        Mode::AllOfHalf => true,
+        Mode::AllBut(s) => records[h.local(usize::from(s))].is_solved(),
+        // A pass names its position alone.
+        Mode::OnlySlot(_) => false,
+    };
 }
