@@ -155,41 +155,34 @@ impl<'a> Settle<'a> {
             let Some((set, h, stuck)) = open_set(halves, set, *stuck_value) else {
                 continue;
             };
-            // Whether a slot the set names is left unsettled.
-            let mut open = false;
             if value == Value::Lose {
-                set.for_each_slot(h.len(), |slot| {
-                    let q = h.local(slot);
-                    if records[q].is_solved() {
-                        return;
-                    }
-                    if stuck == Some(slot) {
-                        open = true;
-                    } else {
-                        records[q] = Record::new(Value::Win, next);
-                        frontier.push(next, q, (Value::Win, false));
-                    }
+                let win = Record::new(Value::Win, next);
+                claim_open_slots(set, h, stuck, records, win, |q| {
+                    frontier.push(next, q, (Value::Win, false));
                 });
-            } else {
-                set.for_each_slot(h.len(), |slot| {
-                    let q = h.local(slot);
-                    if records[q].is_solved() {
-                        return;
-                    }
-                    if stuck != Some(slot) {
-                        pending[q] -= 1;
-                        if pending[q] == 0 {
-                            if let Some(r) = h.lower_of(slot).loss_remoteness() {
-                                let r = next.max(r);
-                                records[q] = Record::new(Value::Lose, r);
-                                frontier.push(r, q, (Value::Lose, false));
-                                return;
-                            }
+                continue;
+            }
+            // The child wins: each parent has one in-tier move fewer that
+            // could save it. `open`: a slot the set names is left unsettled.
+            let mut open = false;
+            set.for_each_slot(h.len(), |slot| {
+                let q = h.local(slot);
+                if records[q].is_solved() {
+                    return;
+                }
+                if stuck != Some(slot) {
+                    pending[q] -= 1;
+                    if pending[q] == 0 {
+                        if let Some(r) = h.lower_of(slot).loss_remoteness() {
+                            let r = next.max(r);
+                            records[q] = Record::new(Value::Lose, r);
+                            frontier.push(r, q, (Value::Lose, false));
+                            return;
                         }
                     }
-                    open = true;
-                });
-            }
+                }
+                open = true;
+            });
             note_settled(h, set, open, records);
         }
     }
@@ -233,20 +226,8 @@ impl<'a> Settle<'a> {
             let Some((set, h, stuck)) = open_set(halves, set, *stuck_value) else {
                 continue;
             };
-            let mut open = false;
-            set.for_each_slot(h.len(), |slot| {
-                let q = h.local(slot);
-                if records[q].is_solved() {
-                    return;
-                }
-                if stuck == Some(slot) {
-                    open = true;
-                } else {
-                    records[q] = Record::new(Value::Tie, next);
-                    frontier.push(next, q, false);
-                }
-            });
-            note_settled(h, set, open, records);
+            let tie = Record::new(Value::Tie, next);
+            claim_open_slots(set, h, stuck, records, tie, |q| frontier.push(next, q, false));
         }
     }
 }
@@ -277,6 +258,34 @@ fn open_set(
     }
     let stuck = stuck_value.and(h.stuck).map(usize::from);
     Some((set, h, stuck))
+}
+
+/// Gives `record` to every unsettled position `set` names but the stuck
+/// slot `stuck` (primitive), calling `settled(q)` for each, then marks the
+/// half settled if nothing it names is left open.
+#[inline]
+fn claim_open_slots(
+    set: ParentSet,
+    h: &mut Half,
+    stuck: Option<usize>,
+    records: &mut [Record],
+    record: Record,
+    mut settled: impl FnMut(usize),
+) {
+    let mut open = false;
+    set.for_each_slot(h.len(), |slot| {
+        let q = h.local(slot);
+        if records[q].is_solved() {
+            return;
+        }
+        if stuck == Some(slot) {
+            open = true;
+        } else {
+            records[q] = record;
+            settled(q);
+        }
+    });
+    note_settled(h, set, open, records);
 }
 
 /// Marks half `h` settled after a visit of `set` that left no slot it
