@@ -1,8 +1,85 @@
 //! A decompressed block: the group size of each of its boards, then the
-//! records' symbols.
+//! records' symbols, in one of two orders (FORMAT.md).
 
 use crate::error::DbError;
 use topitop_game::group::MAX_GROUP;
+
+/// How a block's symbols follow its sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SymbolOrder {
+    /// Format version 1: each group's symbols in group order.
+    Groups,
+    /// Format version 2: first each half's head (slot 0: Blue's, then
+    /// Red's, group after group), then each half's tail (its other slots,
+    /// each XORed with the half's head). The positions of a half differ
+    /// only in their forbidden slide and mostly share their record, so the
+    /// tails are mostly zeros and the heads are a short stream of their
+    /// own: zstd packs both far better, and faster, than group order.
+    HeadsAndTails,
+}
+
+/// `symbols` (group order, `width` bytes each, the groups of the boards
+/// with nonzero `sizes`) rearranged into heads and tails, appended to
+/// `out`. The sizes must add up to the symbols.
+pub(crate) fn to_heads_and_tails(sizes: &[u8], symbols: &[u8], width: usize, out: &mut Vec<u8>) {
+    let groups = sizes.iter().filter(|&&s| s != 0).count();
+    let base = out.len();
+    out.resize(base + symbols.len(), 0);
+    let (heads, tails) = out[base..].split_at_mut(2 * groups * width);
+    let (mut heads, mut tails) = (heads.chunks_exact_mut(width), tails.iter_mut());
+    let mut at = 0;
+    for &s in sizes.iter().filter(|&&s| s != 0) {
+        let half = usize::from(s) / 2 * width;
+        for _ in 0..2 {
+            let (head, tail) = symbols[at..at + half].split_at(width);
+            if let Some(h) = heads.next() {
+                h.copy_from_slice(head);
+            }
+            match *head {
+                [h] => tail.iter().zip(&mut tails).for_each(|(&b, t)| *t = b ^ h),
+                _ => (tail.iter().enumerate())
+                    .zip(&mut tails)
+                    .for_each(|((i, &b), t)| *t = b ^ head[i % width]),
+            }
+            at += half;
+        }
+    }
+}
+
+/// The inverse of [`to_heads_and_tails`]: the symbols in group order, or
+/// `None` if `stored` does not hold what `sizes` call for (even sizes of
+/// at least 2 bytes' worth each).
+fn from_heads_and_tails(sizes: &[u8], stored: &[u8], width: usize) -> Option<Vec<u8>> {
+    let groups = sizes.iter().filter(|&&s| s != 0).count();
+    let heads_len = (2 * groups).checked_mul(width)?;
+    let records: usize = sizes.iter().map(|&s| usize::from(s)).sum();
+    if heads_len > stored.len() || records.checked_mul(width)? != stored.len() || sizes.contains(&1) {
+        return None;
+    }
+    // Every half has a head, and the tails fill the rest exactly: the
+    // indexing below stays in bounds.
+    let mut out = vec![0u8; stored.len()];
+    let (mut head_at, mut tail_at, mut at) = (0, heads_len, 0);
+    for &s in sizes.iter().filter(|&&s| s != 0) {
+        let half = usize::from(s) / 2 * width;
+        for _ in 0..2 {
+            let head = &stored[head_at..head_at + width];
+            let tail = &stored[tail_at..tail_at + half - width];
+            let (first, rest) = out[at..at + half].split_at_mut(width);
+            first.copy_from_slice(head);
+            match *head {
+                [h] => rest.iter_mut().zip(tail).for_each(|(o, &b)| *o = b ^ h),
+                _ => {
+                    (rest.iter_mut().zip(tail).enumerate()).for_each(|(i, (o, &b))| *o = b ^ head[i % width])
+                }
+            }
+            head_at += width;
+            tail_at += half - width;
+            at += half;
+        }
+    }
+    Some(out)
+}
 
 /// Boards per prefix-sum entry: a lookup sums at most this many sizes.
 const STRIDE: usize = 64;
@@ -17,13 +94,15 @@ pub(crate) struct Block {
 }
 
 impl Block {
-    /// Splits and checks the raw bytes of block `b` holding `boards` boards.
+    /// Splits and checks the raw bytes of block `b` holding `boards` boards,
+    /// its symbols stored in `order`.
     pub(crate) fn decode(
         b: u64,
         raw: Vec<u8>,
         boards: usize,
         width: usize,
         book_len: usize,
+        order: SymbolOrder,
     ) -> Result<Block, DbError> {
         let what = || format!("block {b}");
         if raw.len() < boards {
@@ -58,6 +137,12 @@ impl Block {
                 ),
             ));
         }
+        let symbols = match order {
+            SymbolOrder::Groups => symbols,
+            SymbolOrder::HeadsAndTails => from_heads_and_tails(&sizes, &symbols, width).ok_or_else(|| {
+                DbError::corrupt(what(), "the heads and tails do not match the group sizes")
+            })?,
+        };
         let block = Block {
             sizes,
             prefix: prefix.into_boxed_slice(),
@@ -133,5 +218,58 @@ impl Block {
     /// Memory held, for the cache's accounting.
     pub(crate) fn bytes(&self) -> usize {
         self.sizes.len() + self.symbols.len() + 4 * self.prefix.len() + 64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heads_and_tails_round_trip() {
+        // Three groups (4, 2 and 6 records) among five boards.
+        let sizes = [4u8, 0, 2, 6, 0];
+        let symbols: Vec<u8> = (1..=12).collect();
+        for width in [1, 2] {
+            let wide: Vec<u8> = if width == 1 {
+                symbols.clone()
+            } else {
+                symbols
+                    .iter()
+                    .flat_map(|&s| u16::from(s).wrapping_mul(0x0101).to_le_bytes())
+                    .collect()
+            };
+            let mut stored = Vec::new();
+            to_heads_and_tails(&sizes, &wide, width, &mut stored);
+            assert_eq!(stored.len(), wide.len());
+            if width == 1 {
+                // Heads: 1, 3 | 5, 6 | 7, 10; tails XORed with their heads.
+                assert_eq!(stored[..6], [1, 3, 5, 6, 7, 10]);
+                assert_eq!(stored[6..], [2 ^ 1, 4 ^ 3, 8 ^ 7, 9 ^ 7, 11 ^ 10, 12 ^ 10]);
+            }
+            assert_eq!(from_heads_and_tails(&sizes, &stored, width), Some(wide.clone()));
+            let block = Block::decode(
+                0,
+                [&sizes[..], &stored].concat(),
+                5,
+                width,
+                1 << 16,
+                SymbolOrder::HeadsAndTails,
+            )
+            .unwrap();
+            let read: Vec<usize> = (0..12).map(|i| block.symbol_at(i)).collect();
+            let expected: Vec<usize> = (0..12)
+                .map(|i| if width == 1 { i + 1 } else { (i + 1) * 0x0101 })
+                .collect();
+            assert_eq!(read, expected);
+        }
+    }
+
+    #[test]
+    fn heads_and_tails_that_do_not_fit_the_sizes_are_refused() {
+        assert_eq!(from_heads_and_tails(&[4, 0], &[1, 2, 3], 1), None);
+        assert_eq!(from_heads_and_tails(&[4, 0], &[1, 2, 3, 4, 5], 1), None);
+        assert_eq!(from_heads_and_tails(&[2, 2], &[1, 2], 1), None);
+        assert!(from_heads_and_tails(&[2, 2], &[1, 2, 3, 4], 1).is_some());
     }
 }

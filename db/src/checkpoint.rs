@@ -1,17 +1,23 @@
 //! Solve checkpoints on disk, so that an interrupted solve resumes.
 //!
-//! The solver finishes tiers a level at a time; each level's new tiers go
-//! into one file of the checkpoint directory, named by its first tier:
+//! The solver finishes tiers a level at a time; what it hands over at once
+//! (a level, or every level finished since the last save) goes into one
+//! file of the checkpoint directory, named by its first tier:
 //! `<tier in hex>.level`. The format is in `db/FORMAT.md` ("Solve
 //! checkpoints"). Each file is written to a temporary name, synced and
 //! renamed, so a file that exists is complete; one that fails its checks
-//! is ignored and its tiers are solved again.
+//! is ignored and its tiers are solved again. Nothing is saved during a
+//! grace period after opening ([`CheckpointDir::with_grace`]): a solve
+//! shorter than that writes no checkpoint at all.
 
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use xxhash_rust::xxh3::Xxh3;
 
 use topitop_game::Tier;
 use topitop_table::{Checkpoint, Record};
@@ -32,10 +38,12 @@ pub struct CheckpointDir {
     found: HashMap<u64, Vec<Record>>,
     /// Tiers taken from earlier runs so far.
     resumed: usize,
-    /// The thread writing the last level handed to [`Checkpoint::save`],
-    /// if it may still run. Writing and syncing a level's file overlaps
-    /// the solving of the next level instead of holding it up.
+    /// The thread syncing and renaming the last file written by
+    /// [`Checkpoint::save`], if it may still run: syncing overlaps the
+    /// solving of the next level instead of holding it up.
     pending: Option<JoinHandle<std::io::Result<()>>>,
+    /// Saving is due from this instant on.
+    due_from: Instant,
 }
 
 impl CheckpointDir {
@@ -72,7 +80,16 @@ impl CheckpointDir {
             found,
             resumed: 0,
             pending: None,
+            due_from: Instant::now(),
         })
+    }
+
+    /// Puts saving off until `grace` has passed since the directory was
+    /// opened ([`Checkpoint::due`]); by default every level is saved.
+    #[must_use]
+    pub fn with_grace(mut self, grace: Duration) -> CheckpointDir {
+        self.due_from += grace;
+        self
     }
 
     /// The directory.
@@ -118,37 +135,55 @@ impl Drop for CheckpointDir {
     }
 }
 
-/// Writes `bytes` to `path` by way of a synced temporary file and a rename,
-/// so that a file under the final name is always complete.
-fn write_level(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    let written = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
+/// Records encoded per write: the encoding streams through a small buffer
+/// instead of copying a whole level.
+const RECORDS_PER_WRITE: usize = 1 << 16;
+
+/// A writer that also hashes what goes through it.
+struct Hashing<W> {
+    out: W,
+    hash: Xxh3,
+}
+
+impl<W: Write> Hashing<W> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.hash.update(bytes);
+        self.out.write_all(bytes)
     }
-    written
+}
+
+/// Writes a checkpoint file holding `finished` to `out`, checksum last.
+fn encode_into(out: impl Write, symmetric: bool, finished: &[(Tier, &[Record])]) -> std::io::Result<()> {
+    let mut out = Hashing {
+        out,
+        hash: Xxh3::new(),
+    };
+    out.put(MAGIC)?;
+    out.put(&[u8::from(symmetric)])?;
+    out.put(&(finished.len() as u32).to_le_bytes())?;
+    let mut buf = Vec::with_capacity(2 * RECORDS_PER_WRITE);
+    for (tier, records) in finished {
+        out.put(&tier.number().to_le_bytes())?;
+        out.put(&(records.len() as u64).to_le_bytes())?;
+        for chunk in records.chunks(RECORDS_PER_WRITE) {
+            buf.clear();
+            buf.extend(chunk.iter().flat_map(|r| r.bits().to_le_bytes()));
+            out.put(&buf)?;
+        }
+    }
+    let sum = out.hash.digest();
+    out.out.write_all(&sum.to_le_bytes())?;
+    out.out.flush()
 }
 
 /// The bytes of a checkpoint file holding `finished`.
+#[cfg(test)]
 fn encode(symmetric: bool, finished: &[(Tier, &[Record])]) -> Vec<u8> {
-    let records: usize = finished.iter().map(|(_, r)| r.len()).sum();
-    let mut out = Vec::with_capacity(PREAMBLE + 16 * finished.len() + 2 * records + 8);
-    out.extend(MAGIC);
-    out.push(u8::from(symmetric));
-    out.extend((finished.len() as u32).to_le_bytes());
-    for (tier, records) in finished {
-        out.extend(tier.number().to_le_bytes());
-        out.extend((records.len() as u64).to_le_bytes());
-        out.extend(records.iter().flat_map(|r| r.bits().to_le_bytes()));
+    let mut out = Vec::new();
+    match encode_into(&mut out, symmetric, finished) {
+        Ok(()) => out,
+        Err(e) => unreachable!("a Vec takes every write: {e}"),
     }
-    let sum = checksum(&out);
-    out.extend(sum.to_le_bytes());
-    out
 }
 
 /// The tiers of one checkpoint file, or `None` if it is torn, corrupt or
@@ -196,20 +231,45 @@ impl Checkpoint for CheckpointDir {
         }
     }
 
-    /// Hands the level to a writer thread and returns; the error of the
-    /// level before, if its write failed, is returned here instead.
+    /// After the grace period ([`CheckpointDir::with_grace`]).
+    fn due(&self) -> bool {
+        Instant::now() >= self.due_from
+    }
+
+    /// Writes the tiers to a temporary file straight from the solver's
+    /// records (no copy), then hands the file to a thread that syncs it and
+    /// renames it into place while the solve goes on. The error of the save
+    /// before, if its sync or rename failed, is returned here instead, and
+    /// nothing is written.
     fn save(&mut self, finished: &[(Tier, &[Record])]) -> std::io::Result<()> {
         self.wait()?;
         let Some((first, _)) = finished.first() else {
             return Ok(());
         };
         let path = self.dir.join(format!("{:09x}.level", first.number()));
-        // A plain copy here; the encoding is the writer's work too.
-        let owned: Vec<(Tier, Vec<Record>)> = finished.iter().map(|&(t, r)| (t, r.to_vec())).collect();
-        let symmetric = self.symmetric;
+        let tmp = path.with_extension("tmp");
+        let written = (|| {
+            let mut file = fs::File::create(&tmp)?;
+            encode_into(
+                std::io::BufWriter::with_capacity(1 << 20, &mut file),
+                self.symmetric,
+                finished,
+            )?;
+            Ok(file)
+        })();
+        let file = match written {
+            Ok(file) => file,
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                return Err(e);
+            }
+        };
         self.pending = Some(std::thread::spawn(move || {
-            let borrowed: Vec<(Tier, &[Record])> = owned.iter().map(|(t, r)| (*t, r.as_slice())).collect();
-            write_level(&path, &encode(symmetric, &borrowed))
+            let done = file.sync_all().and_then(|()| fs::rename(&tmp, &path));
+            if done.is_err() {
+                let _ = fs::remove_file(&tmp);
+            }
+            done
         }));
         Ok(())
     }
@@ -295,6 +355,22 @@ mod tests {
         assert_eq!(again.resumed(), 1);
         again.remove().unwrap();
         assert!(!dir.path().join("x.ckpt").exists());
+    }
+
+    #[test]
+    fn saving_is_due_after_the_grace_period() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = CheckpointDir::open(dir.path().join("a.ckpt"), true).unwrap();
+        assert!(store.due(), "due at once by default");
+        let store = CheckpointDir::open(dir.path().join("b.ckpt"), true)
+            .unwrap()
+            .with_grace(Duration::from_secs(3600));
+        assert!(!store.due(), "not due within the grace period");
+        let store = CheckpointDir::open(dir.path().join("c.ckpt"), true)
+            .unwrap()
+            .with_grace(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(store.due(), "due once it has passed");
     }
 
     #[test]

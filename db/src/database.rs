@@ -10,10 +10,10 @@ use topitop_game::group::{group_len, half_slides, plausible_slides, slot, MAX_GR
 use topitop_game::{symmetry, Board, Player, Position, Rules, StateIndex};
 use topitop_table::{GroupIndex, Record, Solution};
 
-use crate::block::Block;
+use crate::block::{Block, SymbolOrder};
 use crate::cache::{BlockCache, CacheStats};
 use crate::error::DbError;
-use crate::header::{checksum, BlockEntry, Header, ENTRY_LEN};
+use crate::header::{checksum, BlockEntry, Header, ENTRY_LEN, VERSION_GROUP_ORDER};
 
 /// Default bytes of decompressed blocks kept: enough for the whole standard
 /// game (about 90 MB decompressed).
@@ -233,6 +233,11 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
             self.block_boards(b),
             usize::from(self.header.symbol_width),
             self.header.codebook.len(),
+            if self.header.version == VERSION_GROUP_ORDER {
+                SymbolOrder::Groups
+            } else {
+                SymbolOrder::HeadsAndTails
+            },
         )
     }
 

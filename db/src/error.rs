@@ -26,8 +26,8 @@ pub enum DbError {
     #[error("not a topitop database (bad magic number)")]
     BadMagic,
     /// A format version this reader does not know.
-    #[error("database format version {0} is not supported (this reader knows version {1})")]
-    UnsupportedVersion(u16, u16),
+    #[error("database format version {0} is not supported (this reader knows versions 1 and 2)")]
+    UnsupportedVersion(u16),
     /// The file ends before a structure it must hold.
     #[error("truncated: {what} needs bytes {start}..{end} but the file has {len}")]
     Truncated {

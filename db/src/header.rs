@@ -6,8 +6,11 @@ use crate::error::DbError;
 
 /// The magic number that opens every database file.
 pub const MAGIC: [u8; 8] = *b"TOPITOPD";
-/// The format version this code writes and reads.
-pub const VERSION: u16 = 1;
+/// The format version this code writes.
+pub const VERSION: u16 = 2;
+/// Version 1: a block's records stored in group order (see FORMAT.md); still
+/// read.
+pub const VERSION_GROUP_ORDER: u16 = 1;
 /// Index scheme 1: groups of canonical boards in board-number order.
 pub const SCHEME_CANONICAL_BOARDS: u8 = 1;
 /// Bytes of the fixed part of the header.
@@ -20,6 +23,9 @@ const SOLVER_LEN: usize = 24;
 /// Everything the header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The format version: [`VERSION`], or [`VERSION_GROUP_ORDER`] for an
+    /// older file. It says how a block lays out its records.
+    pub version: u16,
     /// The rules and budget solved.
     pub rules: Rules,
     /// The index scheme ([`SCHEME_CANONICAL_BOARDS`]).
@@ -91,7 +97,7 @@ impl Header {
     pub fn encode(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(self.encoded_len());
         b.extend_from_slice(&MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&self.version.to_le_bytes());
         b.extend_from_slice(&((FIXED_LEN + 2 * self.codebook.len()) as u16).to_le_bytes());
         let ruleset = self.rules.ruleset();
         b.push(if ruleset == Ruleset::V0 { 0 } else { 1 });
@@ -149,8 +155,8 @@ impl Header {
         }
         need("the header", FIXED_LEN)?;
         let version = le_u16(file, 8);
-        if version != VERSION {
-            return Err(DbError::UnsupportedVersion(version, VERSION));
+        if version != VERSION && version != VERSION_GROUP_ORDER {
+            return Err(DbError::UnsupportedVersion(version));
         }
         let body_len = le_u16(file, 10) as usize;
         let book_len = le_u16(file, 98) as usize;
@@ -180,6 +186,7 @@ impl Header {
         let budget = Budget::new(file[14], file[15], file[16], file[17]).map_err(|e| bad(e.to_string()))?;
         let symbol_width = file[19];
         let header = Header {
+            version,
             rules: Rules::with_budget(ruleset, budget),
             scheme: file[18],
             symbol_width,

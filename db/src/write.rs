@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use topitop_table::{GroupIndex, Solution};
 
+use crate::block::to_heads_and_tails;
 use crate::error::DbError;
-use crate::header::{checksum, BlockEntry, Header, SCHEME_CANONICAL_BOARDS};
+use crate::header::{checksum, BlockEntry, Header, SCHEME_CANONICAL_BOARDS, VERSION};
 
 /// How to write.
 #[derive(Clone, Debug)]
@@ -27,7 +28,7 @@ impl Default for WriteOptions {
     fn default() -> WriteOptions {
         WriteOptions {
             block_boards: 4096,
-            level: 5,
+            level: 3,
             solver: concat!("topitop ", env!("CARGO_PKG_VERSION")).to_string(),
         }
     }
@@ -66,9 +67,11 @@ fn census(solution: &Solution) -> (Vec<u16>, [u64; 4], u16) {
     (book, solution.counts(), solution.largest_remoteness())
 }
 
-/// The raw bytes of block `b`: group sizes, then symbols. `layout` numbers
-/// the stored groups (canonical boards); the records come from `solution`,
-/// whose own numbering holds the same groups in the same order.
+/// The raw bytes of block `b`: group sizes, then symbols in heads and
+/// tails ([`SymbolOrder::HeadsAndTails`](crate::block::SymbolOrder)), and
+/// the number of records. `layout` numbers the stored groups (canonical
+/// boards); the records come from `solution`, whose own numbering holds the
+/// same groups in the same order.
 fn raw_block(
     solution: &Solution,
     layout: &GroupIndex,
@@ -78,35 +81,34 @@ fn raw_block(
 ) -> (Vec<u8>, u64) {
     let first = b * u64::from(header.block_boards);
     let end = (first + u64::from(header.block_boards)).min(header.boards);
-    let mut sizes = Vec::with_capacity((end - first) as usize);
+    let width = usize::from(header.symbol_width);
+    let mut sizes = vec![0u8; (end - first) as usize];
     let mut symbols = Vec::new();
     let mut records = 0;
-    for n in first..end {
-        let Some(g) = layout.group_of_board(n) else {
-            sizes.push(0);
-            continue;
-        };
-        let own = if solution.is_symmetric() {
+    let own = solution.index();
+    layout.for_each_group_of_boards(first..end, |n, g| {
+        let g = if solution.is_symmetric() {
             g
         } else {
-            solution
-                .index()
-                .group_of_board(n)
-                .expect("every board has a group")
+            own.group_of_board(n).expect("every board has a group")
         };
-        let span = solution.index().group_records(own);
-        for rec in &solution.records()[span.start as usize..span.end as usize] {
-            let s = symbol_of[usize::from(rec.bits())];
-            match header.symbol_width {
-                1 => symbols.push(s as u8),
-                _ => symbols.extend_from_slice(&s.to_le_bytes()),
+        let span = own.group_records(g);
+        let stored = &solution.records()[span.start as usize..span.end as usize];
+        match width {
+            1 => symbols.extend(stored.iter().map(|r| symbol_of[usize::from(r.bits())] as u8)),
+            _ => {
+                for r in stored {
+                    symbols.extend_from_slice(&symbol_of[usize::from(r.bits())].to_le_bytes());
+                }
             }
         }
         records += span.end - span.start;
-        sizes.push((span.end - span.start) as u8);
-    }
-    sizes.extend_from_slice(&symbols);
-    (sizes, records)
+        sizes[(n - first) as usize] = (span.end - span.start) as u8;
+    });
+    let mut raw = Vec::with_capacity(sizes.len() + symbols.len());
+    raw.extend_from_slice(&sizes);
+    to_heads_and_tails(&sizes, &symbols, width, &mut raw);
+    (raw, records)
 }
 
 /// Writes `solution` to `path` atomically: a temporary file beside it,
@@ -139,6 +141,7 @@ pub fn write(
     let block_boards = options.block_boards.clamp(1, 1 << 16);
     let blocks = boards.div_ceil(u64::from(block_boards));
     let mut header = Header {
+        version: VERSION,
         rules: solution.rules(),
         scheme: SCHEME_CANONICAL_BOARDS,
         symbol_width: if codebook.len() <= 256 { 1 } else { 2 },

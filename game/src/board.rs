@@ -169,6 +169,31 @@ impl Board {
         self.count(player.castle())
     }
 
+    /// The boards from this one on (in the order of
+    /// [`Board::next_arrangement`]) that keep its first `keep` cells: how
+    /// many there are, this one included, and the last of them (its other
+    /// cells in decreasing order). A walk that knows none of them matters
+    /// jumps over them this way.
+    pub fn rest_of_prefix(self, keep: usize) -> (u64, Board) {
+        if keep >= CELLS {
+            return (1, self);
+        }
+        let mut tail = [0u8; CELLS];
+        let tail = &mut tail[..CELLS - keep];
+        let mut counts = [0u8; 10];
+        for (t, i) in tail.iter_mut().zip(keep..) {
+            *t = ((self.0 >> shift(i)) & 15) as u8;
+            counts[usize::from(*t)] += 1;
+        }
+        let from_here = crate::rank::multinomial(&counts) - crate::rank::rank(tail.iter().copied(), counts);
+        tail.sort_unstable_by(|a, b| b.cmp(a));
+        let mut last = self;
+        for (&c, i) in tail.iter().zip(keep..) {
+            last.0 = (last.0 & !(15 << shift(i))) | u64::from(c) << shift(i);
+        }
+        (from_here, last)
+    }
+
     /// The next board with the same cells rearranged, in increasing order
     /// of bits (so of lexicographic rank within a tier); `None` after the
     /// last. Walking a tier's boards this way costs a few shifts per step

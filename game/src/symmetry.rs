@@ -284,6 +284,28 @@ pub fn board_standing(board: Board) -> BoardStanding {
     }
 }
 
+/// A cheap test that rules out most boards that are not canonical before
+/// [`board_standing`] computes their images: `Some(k)` when some symmetry
+/// puts a smaller corner in cell 0, or the transpose a smaller cell in
+/// cell 1, and every board that shares the first `k` cells with `board` is
+/// therefore not canonical either (`k` is 3 when cell 2 is smaller than
+/// cell 0, 4 when cell 3 is smaller than cell 1, else 9); `None` when
+/// these cells do not rule it out.
+#[inline]
+pub fn non_canonical_prefix(board: Board) -> Option<usize> {
+    let cell = |i: u32| (board.bits() >> (4 * (8 - i))) & 15;
+    let first = cell(0);
+    if cell(2) < first {
+        Some(3)
+    } else if cell(3) < cell(1) {
+        Some(4)
+    } else if cell(6) < first || cell(8) < first {
+        Some(CELLS)
+    } else {
+        None
+    }
+}
+
 /// What [`board_standing`] finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardStanding {

@@ -141,3 +141,36 @@ fn table_transform_equals_cell_by_cell_transform() {
         assert_eq!(canonical(p), slow_canonical, "{p}");
     }
 }
+
+/// The survey of canonical boards jumps over the runs that
+/// `non_canonical_prefix` rules out, with `Board::rest_of_prefix`: each run
+/// must hold no canonical board, and its length and last board must be
+/// those a board-by-board walk finds.
+#[test]
+fn runs_ruled_out_by_a_prefix_hold_no_canonical_board() {
+    use topitop_game::symmetry::{board_standing, non_canonical_prefix};
+    let index = topitop_game::StateIndex::new(Budget::new(2, 1, 2, 2).unwrap());
+    let boards: Vec<_> = index.board_walk(0, index.boards()).collect();
+    let (mut ruled_out, mut runs) = (0, 0);
+    for (n, &board) in boards.iter().enumerate() {
+        let Some(keep) = non_canonical_prefix(board) else {
+            continue;
+        };
+        ruled_out += 1;
+        assert!(!board_standing(board).canonical, "{board}");
+        let (len, last) = board.rest_of_prefix(keep);
+        let prefix = |b: topitop_game::Board| b.bits() >> (4 * (9 - keep));
+        let walked: Vec<_> = boards[n..]
+            .iter()
+            .take_while(|&&b| prefix(b) == prefix(board) && b.packed_counts() == board.packed_counts())
+            .collect();
+        assert_eq!(len as usize, walked.len(), "{board} keeping {keep}");
+        assert_eq!(Some(&&last), walked.last(), "{board} keeping {keep}");
+        if keep < 9 {
+            runs += 1;
+            assert!(walked.iter().all(|&&b| !board_standing(b).canonical), "{board}");
+        }
+    }
+    assert!(ruled_out > boards.len() / 2, "{ruled_out} of {}", boards.len());
+    assert!(runs > 1000, "{runs}");
+}

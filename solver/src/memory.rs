@@ -4,9 +4,9 @@ use topitop_game::{Budget, StateIndex};
 
 /// The peak memory, in bytes, a solve of `budget` on `threads` worker
 /// threads, of `rulesets` rulesets together, is expected to need: the
-/// records (2 bytes per kept position and ruleset, and the copy of the
-/// largest level that a checkpoint is written from), the group index (board, first record and rank bits per kept board, and
-/// the survey that builds it) and the working set of the largest tiers
+/// records (2 bytes per kept position and ruleset; checkpoints are written
+/// straight from them), the group index (board, first record and rank bits
+/// per kept board, and the survey that builds it) and the working set of the largest tiers
 /// solved side by side, with a margin. Computed from counts alone, before
 /// anything large is allocated, so that a budget the machine cannot hold
 /// is refused at once.
@@ -20,21 +20,8 @@ pub fn estimate_memory(budget: Budget, symmetric: bool, threads: usize, rulesets
     // a dozen moves), parents (4 bytes each), counters and local records.
     let working = largest_tier * 160 * threads.max(1) as u64;
     let rulesets = rulesets.max(1) as u64;
-    // A level's records are copied for the checkpoint writer, which runs
-    // while the next level solves.
-    let largest_level = crate::order::solve_levels(budget)
-        .iter()
-        .map(|level| {
-            level
-                .iter()
-                .filter_map(|&t| states.tier_ordinal(t).map(|k| states.tiers()[k].len()))
-                .sum::<u64>()
-        })
-        .max()
-        .unwrap_or(0)
-        / share;
     // Each ruleset solved together settles with its own working set.
-    (records + largest_level) * 2 * rulesets + boards * 32 + working * rulesets.min(2) + (64 << 20)
+    records * 2 * rulesets + boards * 32 + working * rulesets.min(2) + (64 << 20)
 }
 
 #[cfg(test)]

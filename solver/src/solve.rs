@@ -108,6 +108,8 @@ pub fn solve_together(
     let tiers_total = levels.iter().map(Vec::len).sum();
     let mut tiers_done = vec![0; rules.len()];
     let mut positions_done = vec![0; rules.len()];
+    // Per ruleset: tiers solved but not yet handed to its checkpoint.
+    let mut unsaved: Vec<Vec<(Tier, usize)>> = vec![Vec::new(); rules.len()];
     let span = |tier_ordinal: usize| {
         let r = &index.tiers()[tier_ordinal].records;
         r.start as usize..r.end as usize
@@ -151,17 +153,20 @@ pub fn solve_together(
             }
         }
         for (k, checkpoint) in checkpoints.iter_mut().enumerate() {
-            let saved: Vec<(Tier, &[Record])> = solved
-                .iter()
-                .flat_map(|(tier, _, missing, locals)| {
-                    missing
-                        .iter()
-                        .zip(locals)
-                        .filter(|&(&m, _)| m == k)
-                        .map(|(_, l)| (*tier, l.as_slice()))
-                })
-                .collect();
-            checkpoint.save(&saved)?;
+            unsaved[k].extend(
+                solved
+                    .iter()
+                    .filter(|(_, _, missing, _)| missing.contains(&k))
+                    .map(|&(tier, ordinal, _, _)| (tier, ordinal)),
+            );
+            if checkpoint.due() && !unsaved[k].is_empty() {
+                let saved: Vec<(Tier, &[Record])> = unsaved[k]
+                    .iter()
+                    .map(|&(tier, ordinal)| (tier, &records[k][span(ordinal)]))
+                    .collect();
+                checkpoint.save(&saved)?;
+                unsaved[k].clear();
+            }
         }
         for (k, tier, ordinal, resumed) in finished {
             let solved = span(ordinal).len() as u64;

@@ -118,3 +118,65 @@ fn a_resumed_joint_solve_takes_finished_tiers_and_solves_the_rest() {
         );
     }
 }
+
+/// Finished tiers held in memory by a store that is due only at every
+/// third level: each save carries every tier finished since the last.
+#[derive(Default)]
+struct Sometimes {
+    kept: Memory,
+    asked: std::cell::Cell<usize>,
+    saves: usize,
+}
+
+impl Checkpoint for Sometimes {
+    fn load(&mut self, tier: Tier, records: &mut [Record]) -> bool {
+        self.kept.load(tier, records)
+    }
+
+    fn due(&self) -> bool {
+        self.asked.set(self.asked.get() + 1);
+        self.asked.get().is_multiple_of(3)
+    }
+
+    fn save(&mut self, finished: &[(Tier, &[Record])]) -> std::io::Result<()> {
+        self.saves += 1;
+        for (tier, _) in finished {
+            assert!(!self.kept.tiers.contains_key(tier), "{tier:?} saved twice");
+        }
+        self.kept.save(finished)
+    }
+}
+
+#[test]
+fn a_store_that_puts_saving_off_gets_every_tier_finished_before_its_last_save() {
+    let options = SolveOptions::default();
+    let rules = Rules::with_budget(
+        Ruleset::V1(Variant::new(0).unwrap()),
+        Budget::new(2, 1, 2, 1).unwrap(),
+    );
+    let levels = topitop_solver::solve_levels(rules.budget());
+    let mut store = Sometimes::default();
+    let solved = topitop_solver::solve_resumable(rules, options, &mut store, |_| {}).unwrap();
+    assert_eq!(store.asked.get(), levels.len(), "asked once per level");
+    assert_eq!(store.saves, levels.len() / 3);
+    let before_last_save: Vec<Tier> = levels[..levels.len() / 3 * 3].concat();
+    let mut kept: Vec<Tier> = store.kept.tiers.keys().copied().collect();
+    let mut expected = before_last_save.clone();
+    kept.sort();
+    expected.sort();
+    assert_eq!(
+        kept, expected,
+        "exactly the tiers of the levels up to the last save"
+    );
+    // Resumed from what was kept, the solve gives the same records.
+    let mut again = Sometimes {
+        kept: Memory {
+            tiers: store.kept.tiers.clone(),
+            ..Memory::default()
+        },
+        ..Sometimes::default()
+    };
+    let resumed = topitop_solver::solve_resumable(rules, options, &mut again, |_| {}).unwrap();
+    assert_eq!(again.kept.loaded, before_last_save.len());
+    assert!(resumed.records() == solved.records());
+}

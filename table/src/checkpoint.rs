@@ -12,7 +12,17 @@ pub trait Checkpoint {
     /// of the same rules and options; false if there is none.
     fn load(&mut self, tier: Tier, records: &mut [Record]) -> bool;
 
-    /// Keeps the records of newly finished tiers (one level at a time).
+    /// Whether the solver is to save the tiers it has finished now. A store
+    /// may put saving off, say for the first seconds of a solve, which a
+    /// kill would hardly waste; the solver then keeps track of what it has
+    /// not handed over and hands all of it to the next save.
+    fn due(&self) -> bool {
+        true
+    }
+
+    /// Keeps the records of finished tiers: a level at a time when every
+    /// level is [due](Checkpoint::due), else all finished since the last
+    /// save.
     ///
     /// # Errors
     /// The checkpoint could not be written.

@@ -18,6 +18,7 @@
 use std::ops::Range;
 
 use rayon::prelude::*;
+use topitop_game::geometry::CELLS;
 use topitop_game::group::{group, group_len, slot};
 use topitop_game::index::TierRange;
 use topitop_game::{symmetry, Board, Budget, IndexError, Player, Position, StateIndex};
@@ -167,6 +168,30 @@ impl GroupIndex {
         (w.bits & bit != 0).then(|| w.before + (w.bits & (bit - 1)).count_ones())
     }
 
+    /// Calls `f(n, g)` for each board numbered in `boards` that has a
+    /// group, in order, with the ordinal `g` of its group: a walk over the
+    /// bitmap, with no rank per board.
+    pub fn for_each_group_of_boards(&self, boards: Range<u64>, mut f: impl FnMut(u64, u32)) {
+        let end = boards.end.min(self.states.boards());
+        let mut n = boards.start;
+        while n < end {
+            let w = self.words[(n / 64) as usize];
+            let base = n / 64 * 64;
+            // The bits from n to the word's end or to `end`.
+            let mut bits = w.bits >> (n % 64) << (n % 64);
+            if end - base < 64 {
+                bits &= (1u64 << (end - base)) - 1;
+            }
+            let mut g = w.before + (w.bits & ((1u64 << (n % 64)) - 1)).count_ones();
+            while bits != 0 {
+                f(base + u64::from(bits.trailing_zeros()), g);
+                g += 1;
+                bits &= bits - 1;
+            }
+            n = base + 64;
+        }
+    }
+
     /// The records of group `g`.
     #[inline]
     pub fn group_records(&self, g: u32) -> Range<u64> {
@@ -284,7 +309,8 @@ struct Survey {
 }
 
 /// Surveys the boards of `range` with ranks `first..first + SURVEY_PIECE`
-/// (or to the tier's end).
+/// (or to the tier's end). With symmetry, runs of boards that a smaller
+/// corner rules out are jumped over ([`symmetry::non_canonical_prefix`]).
 fn survey_boards(states: &StateIndex, range: &TierRange, first: u64, symmetric: bool) -> Survey {
     let mut survey = Survey {
         ranks: Vec::new(),
@@ -293,20 +319,37 @@ fn survey_boards(states: &StateIndex, range: &TierRange, first: u64, symmetric: 
         self_symmetric: Vec::new(),
     };
     let end = (first + SURVEY_PIECE).min(range.boards());
-    let boards = states.board_walk(range.board_offset + first, range.board_offset + end);
-    for (rank, board) in (first..).zip(boards) {
-        if symmetric {
-            let standing = symmetry::board_standing(board);
-            if !standing.canonical {
-                continue;
+    let start = range.board_offset + first;
+    let Some(mut board) = states.board_walk(start, start + 1).next() else {
+        return survey;
+    };
+    let mut rank = first;
+    while rank < end {
+        let mut step = 1;
+        let kept = if !symmetric {
+            true
+        } else if let Some(keep) = symmetry::non_canonical_prefix(board) {
+            if keep < CELLS {
+                (step, board) = board.rest_of_prefix(keep);
             }
-            if standing.self_symmetric {
+            false
+        } else {
+            let standing = symmetry::board_standing(board);
+            if standing.canonical && standing.self_symmetric {
                 survey.self_symmetric.push(survey.boards.len() as u32);
             }
+            standing.canonical
+        };
+        if kept {
+            survey.ranks.push(rank as u32);
+            survey.boards.push(board);
+            survey.sizes.push(group_len(board) as u8);
         }
-        survey.ranks.push(rank as u32);
-        survey.boards.push(board);
-        survey.sizes.push(group_len(board) as u8);
+        rank += step;
+        match board.next_arrangement() {
+            Some(next) => board = next,
+            None => break,
+        }
     }
     survey
 }
@@ -362,6 +405,23 @@ mod tests {
                     Player::Blue => assert_eq!(j, i + u64::from(half), "{p}"),
                     Player::Red => assert_eq!(j + u64::from(half), i, "{p}"),
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_group_walk_finds_every_group_in_order() {
+        for symmetric in [true, false] {
+            let gi = GroupIndex::new(Budget::new(1, 1, 2, 2).unwrap(), symmetric);
+            let boards = gi.states().boards();
+            for range in [0..boards, 0..1, 3..70, 63..64, 64..200, 100..boards + 5, 7..7] {
+                let mut seen = Vec::new();
+                gi.for_each_group_of_boards(range.clone(), |n, g| seen.push((n, g)));
+                let expected: Vec<(u64, u32)> = range
+                    .clone()
+                    .filter_map(|n| gi.group_of_board(n).map(|g| (n, g)))
+                    .collect();
+                assert_eq!(seen, expected, "{range:?}");
             }
         }
     }

@@ -88,7 +88,15 @@ fn solve_resumes_after_sigkill_with_identical_result() {
     let o = topitop(&[&["solve", "--out", clean.to_str().unwrap()][..], &budget[..]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
-        .args(["solve", "--out", killed.to_str().unwrap(), "--budget", "2/2/2/2"])
+        .args([
+            "solve",
+            "--out",
+            killed.to_str().unwrap(),
+            "--budget",
+            "2/2/2/2",
+            "--checkpoint-after",
+            "0",
+        ])
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -198,6 +206,8 @@ fn solve_all_writes_the_nine_databases_single_solves_write_and_resumes() {
             killed.to_str().unwrap(),
             "--budget",
             "2/2/2/2",
+            "--checkpoint-after",
+            "0",
         ])
         .stdout(std::process::Stdio::null())
         .spawn()

@@ -31,14 +31,14 @@ pub(super) struct SharedHalf {
     pub(super) stuck: Option<u8>,
     /// Moves into this tier of slot 0.
     pub(super) in_tier_moves: u8,
-    /// End of its lower-tier children in [`FirstPass::lower`] (they start
+    /// End of its lower-tier children in its part's [`Part::lower`] (they start
     /// where the previous half's end).
     pub(super) lower_end: u32,
 }
 
-/// What the first pass learns of a tier.
+/// What the first pass learns of a run of groups.
 #[derive(Default)]
-pub(super) struct FirstPass {
+pub(super) struct Part {
     /// The halves in group order (Blue then Red for each board).
     pub(super) halves: Vec<SharedHalf>,
     /// The in-tier edges of moves, in the order of the halves.
@@ -48,6 +48,42 @@ pub(super) struct FirstPass {
     pub(super) passes: Vec<Edge>,
     /// Record numbers of the children in lower tiers, half after half.
     pub(super) lower: Vec<u32>,
+}
+
+/// What the first pass learns of a tier: one part per chunk of groups, in
+/// order, left as the threads made them rather than copied into one.
+pub(super) struct FirstPass {
+    parts: Vec<Part>,
+}
+
+impl FirstPass {
+    /// Every half of the tier in order, with the record numbers of its
+    /// lower-tier children.
+    pub(super) fn halves(&self) -> impl Iterator<Item = (&SharedHalf, &[u32])> {
+        self.parts.iter().flat_map(|part| {
+            let mut end = 0;
+            part.halves.iter().map(move |h| {
+                let children = &part.lower[end as usize..h.lower_end as usize];
+                end = h.lower_end;
+                (h, children)
+            })
+        })
+    }
+
+    /// The in-tier edges of moves, and those of passes when `passes`.
+    pub(super) fn edges(&self, passes: bool) -> impl Iterator<Item = &Edge> + Clone {
+        let moves = self.parts.iter().flat_map(|p| &p.edges);
+        let passes = self.parts.iter().filter(move |_| passes).flat_map(|p| &p.passes);
+        moves.chain(passes)
+    }
+
+    /// Lets go of the edges once the parent rows hold them.
+    pub(super) fn drop_edges(&mut self) {
+        for part in &mut self.parts {
+            part.edges = Vec::new();
+            part.passes = Vec::new();
+        }
+    }
 }
 
 /// Runs the first pass over `tier` for `rules` (which share their moves):
@@ -61,25 +97,11 @@ pub(super) fn first_pass(rules: &[Rules], groups: &GroupIndex, tier: &TierGroups
         "too many halves in one tier for an edge to name"
     );
     let search = Search { rules, groups, tier };
-    let parts: Vec<FirstPass> = (0..tier.groups.div_ceil(CHUNK_GROUPS))
+    let parts = (0..tier.groups.div_ceil(CHUNK_GROUPS))
         .into_par_iter()
         .map(|c| search.chunk(c * CHUNK_GROUPS..((c + 1) * CHUNK_GROUPS).min(tier.groups)))
         .collect();
-    let mut all = FirstPass {
-        halves: Vec::with_capacity(2 * tier.groups as usize),
-        ..FirstPass::default()
-    };
-    for part in parts {
-        let base = all.lower.len() as u32;
-        all.halves.extend(part.halves.into_iter().map(|h| SharedHalf {
-            lower_end: base + h.lower_end,
-            ..h
-        }));
-        all.edges.extend(part.edges);
-        all.passes.extend(part.passes);
-        all.lower.extend(part.lower);
-    }
-    all
+    FirstPass { parts }
 }
 
 /// A move and its child's record number.
@@ -110,8 +132,11 @@ struct Search<'a> {
 impl Search<'_> {
     /// The first pass over the tier's groups `chunk` (counted from the
     /// tier's first group).
-    fn chunk(&self, chunk: std::ops::Range<u32>) -> FirstPass {
-        let mut out = FirstPass::default();
+    fn chunk(&self, chunk: std::ops::Range<u32>) -> Part {
+        let mut out = Part {
+            halves: Vec::with_capacity(2 * chunk.len()),
+            ..Part::default()
+        };
         let mut scratch = Scratch::default();
         for g in chunk {
             self.group(g, &mut scratch, &mut out);
@@ -120,7 +145,7 @@ impl Search<'_> {
     }
 
     /// Both halves of the tier's group `g`.
-    fn group(&self, g: u32, scratch: &mut Scratch, out: &mut FirstPass) {
+    fn group(&self, g: u32, scratch: &mut Scratch, out: &mut Part) {
         let board = self.groups.board_of_group(self.tier.first_group + g);
         let start = self.local(self.groups.group_records(self.tier.first_group + g).start);
         let mask = plausible_slides(board);
@@ -154,7 +179,7 @@ impl Search<'_> {
     /// Blue's children are kept in `scratch`: Red reuses those of the moves
     /// both sides have (they move a neutral structure, so the children
     /// differ only in the side to move).
-    fn explore(&self, half_id: u32, half: &mut SharedHalf, scratch: &mut Scratch, out: &mut FirstPass) {
+    fn explore(&self, half_id: u32, half: &mut SharedHalf, scratch: &mut Scratch, out: &mut Part) {
         let pos = Position::new(half.board, half.turn, None);
         let Scratch {
             moves,

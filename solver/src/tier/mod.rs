@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use topitop_game::Rules;
 use topitop_table::{GroupIndex, Record};
 
-use first_pass::{first_pass, FirstPass};
+use first_pass::first_pass;
 use half::Half;
 use parents::ParentRows;
 use settle::Settle;
@@ -35,34 +35,24 @@ pub(crate) fn solve_tier(
 ) -> Vec<Vec<Record>> {
     let tier = &groups.tiers()[tier_ordinal];
     let len = (tier.records.end - tier.records.start) as usize;
-    let FirstPass {
-        halves,
-        edges,
-        passes,
-        lower,
-    } = first_pass(rules, groups, tier);
+    let mut first = first_pass(rules, groups, tier);
     // Two sets of rows at most: with the passes, for the rulesets where a
     // stuck side passes, and without.
     let rows = |with: bool| {
         rules
             .iter()
             .any(|r| r.stuck_value().is_none() == with)
-            .then(|| ParentRows::new(len, edges.iter().chain(if with { &passes[..] } else { &[] })))
+            .then(|| ParentRows::new(len, first.edges(with)))
     };
     let (with_passes, without_passes) = (rows(true), rows(false));
-    drop((edges, passes));
+    first.drop_edges();
     rules
         .par_iter()
         .zip(records)
         .map(|(&rules, &records)| {
-            let mut end = 0;
-            let halves: Vec<Half> = halves
-                .iter()
-                .map(|h| {
-                    let children = &lower[end as usize..h.lower_end as usize];
-                    end = h.lower_end;
-                    Half::new(h, rules, children.iter().map(|&j| records[j as usize]))
-                })
+            let halves: Vec<Half> = first
+                .halves()
+                .map(|(h, children)| Half::new(h, rules, children.iter().map(|&j| records[j as usize])))
                 .collect();
             let parents = match rules.stuck_value() {
                 None => with_passes.as_ref(),
