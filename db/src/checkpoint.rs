@@ -42,8 +42,9 @@ pub struct CheckpointDir {
     /// [`Checkpoint::save`], if it may still run: syncing overlaps the
     /// solving of the next level instead of holding it up.
     pending: Option<JoinHandle<std::io::Result<()>>>,
-    /// Saving is due from this instant on.
-    due_from: Instant,
+    /// Saving is due from this instant on; never if `None` (a grace
+    /// period beyond what the clock can count).
+    due_from: Option<Instant>,
 }
 
 impl CheckpointDir {
@@ -80,7 +81,7 @@ impl CheckpointDir {
             found,
             resumed: 0,
             pending: None,
-            due_from: Instant::now(),
+            due_from: Some(Instant::now()),
         })
     }
 
@@ -88,7 +89,7 @@ impl CheckpointDir {
     /// opened ([`Checkpoint::due`]); by default every level is saved.
     #[must_use]
     pub fn with_grace(mut self, grace: Duration) -> CheckpointDir {
-        self.due_from += grace;
+        self.due_from = self.due_from.and_then(|t| t.checked_add(grace));
         self
     }
 
@@ -233,7 +234,7 @@ impl Checkpoint for CheckpointDir {
 
     /// After the grace period ([`CheckpointDir::with_grace`]).
     fn due(&self) -> bool {
-        Instant::now() >= self.due_from
+        self.due_from.is_some_and(|t| Instant::now() >= t)
     }
 
     /// Writes the tiers to a temporary file straight from the solver's
@@ -366,6 +367,10 @@ mod tests {
             .unwrap()
             .with_grace(Duration::from_secs(3600));
         assert!(!store.due(), "not due within the grace period");
+        let store = CheckpointDir::open(dir.path().join("d.ckpt"), true)
+            .unwrap()
+            .with_grace(Duration::from_secs(u64::MAX));
+        assert!(!store.due(), "a grace beyond the clock's range never ends");
         let store = CheckpointDir::open(dir.path().join("c.ckpt"), true)
             .unwrap()
             .with_grace(Duration::from_millis(20));
