@@ -47,25 +47,24 @@ pub(crate) fn to_heads_and_tails(sizes: &[u8], symbols: &[u8], width: usize, out
 }
 
 /// The inverse of [`to_heads_and_tails`]: the symbols in group order, or
-/// `None` if `stored` does not hold what `sizes` call for (even sizes of
-/// at least 2 bytes' worth each).
+/// `None` if `stored` does not hold exactly what `sizes` call for (each
+/// nonzero size even, a head and a tail per half). The caller has checked
+/// the sizes already; the walk checks them again as it goes, at no extra
+/// pass over them.
 fn from_heads_and_tails(sizes: &[u8], stored: &[u8], width: usize) -> Option<Vec<u8>> {
     let groups = sizes.iter().filter(|&&s| s != 0).count();
-    let heads_len = (2 * groups).checked_mul(width)?;
-    let records: usize = sizes.iter().map(|&s| usize::from(s)).sum();
-    if heads_len > stored.len() || records.checked_mul(width)? != stored.len() || sizes.contains(&1) {
-        return None;
-    }
-    // Every half has a head, and the tails fill the rest exactly: the
-    // indexing below stays in bounds.
+    let (mut head_at, mut tail_at) = (0, (2 * groups).checked_mul(width)?);
     let mut out = vec![0u8; stored.len()];
-    let (mut head_at, mut tail_at, mut at) = (0, heads_len, 0);
+    let mut at = 0;
     for &s in sizes.iter().filter(|&&s| s != 0) {
+        if s % 2 == 1 {
+            return None;
+        }
         let half = usize::from(s) / 2 * width;
         for _ in 0..2 {
-            let head = &stored[head_at..head_at + width];
-            let tail = &stored[tail_at..tail_at + half - width];
-            let (first, rest) = out[at..at + half].split_at_mut(width);
+            let head = stored.get(head_at..head_at + width)?;
+            let tail = stored.get(tail_at..tail_at + half - width)?;
+            let (first, rest) = out.get_mut(at..at + half)?.split_at_mut(width);
             first.copy_from_slice(head);
             match *head {
                 [h] => rest.iter_mut().zip(tail).for_each(|(o, &b)| *o = b ^ h),
@@ -78,7 +77,7 @@ fn from_heads_and_tails(sizes: &[u8], stored: &[u8], width: usize) -> Option<Vec
             at += half;
         }
     }
-    Some(out)
+    (tail_at == stored.len()).then_some(out)
 }
 
 /// Boards per prefix-sum entry: a lookup sums at most this many sizes.

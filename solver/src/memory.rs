@@ -6,8 +6,8 @@ use topitop_game::{Budget, StateIndex};
 /// threads, of `rulesets` rulesets together, is expected to need: the
 /// records (2 bytes per kept position and ruleset; checkpoints are written
 /// straight from them), the group index (board, first record and rank bits
-/// per kept board, and the survey that builds it) and the working set of the largest tiers
-/// solved side by side, with a margin. Computed from counts alone, before
+/// per kept board, and the survey that builds it) and the working set of
+/// the largest tiers solved side by side, with a margin. Computed from counts alone, before
 /// anything large is allocated, so that a budget the machine cannot hold
 /// is refused at once.
 pub fn estimate_memory(budget: Budget, symmetric: bool, threads: usize, rulesets: usize) -> u64 {

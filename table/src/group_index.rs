@@ -18,7 +18,6 @@
 use std::ops::Range;
 
 use rayon::prelude::*;
-use topitop_game::geometry::CELLS;
 use topitop_game::group::{group, group_len, slot};
 use topitop_game::index::TierRange;
 use topitop_game::{symmetry, Board, Budget, IndexError, Player, Position, StateIndex};
@@ -329,9 +328,7 @@ fn survey_boards(states: &StateIndex, range: &TierRange, first: u64, symmetric: 
         let kept = if !symmetric {
             true
         } else if let Some(keep) = symmetry::non_canonical_prefix(board) {
-            if keep < CELLS {
-                (step, board) = board.rest_of_prefix(keep);
-            }
+            (step, board) = board.rest_of_prefix(keep);
             false
         } else {
             let standing = symmetry::board_standing(board);
