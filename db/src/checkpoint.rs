@@ -6,7 +6,10 @@
 //! `<tier in hex>.level`. The format is in `db/FORMAT.md` ("Solve
 //! checkpoints"). Each file is written to a temporary name, synced and
 //! renamed, so a file that exists is complete; one that fails its checks
-//! is ignored and its tiers are solved again. Nothing is saved during a
+//! is ignored, with a warning, and its tiers are solved again. Every file
+//! records what it was made from (game, rules, budget, symmetry, program):
+//! a file made from anything else is never resumed, and opening the
+//! directory fails with a message that says why. Nothing is saved during a
 //! grace period after opening ([`CheckpointDir::with_grace`]): a solve
 //! shorter than that writes no checkpoint at all.
 
@@ -25,15 +28,22 @@ use topitop_table::{Checkpoint, Record};
 use crate::error::DbError;
 use crate::header::checksum;
 
-/// The magic number of checkpoint format 3 (2 used FNV-1a checksums).
-const MAGIC: &[u8; 8] = b"TOPICKP3";
-/// Magic, symmetry flag, tier count.
-const PREAMBLE: usize = 8 + 1 + 4;
+/// The magic number of checkpoint format 4 (3 did not record what a file
+/// was made from, 2 used FNV-1a checksums).
+const MAGIC: &[u8; 8] = b"TOPICKP4";
+/// The magic numbers of the formats before: their files are refused.
+const OLDER: [&[u8; 8]; 2] = [b"TOPICKP3", b"TOPICKP2"];
+/// The longest description of what a solve is made from.
+pub const MAX_MADE_FROM: usize = 1024;
 
 /// A directory of checkpoint files for one solve.
 pub struct CheckpointDir {
     dir: PathBuf,
-    symmetric: bool,
+    /// What the solve is made from; a file made from anything else is
+    /// refused.
+    made_from: String,
+    /// Files found damaged and ignored, one line each.
+    warnings: Vec<String>,
     /// Records of the tiers found on disk, by tier number.
     found: HashMap<u64, Vec<Record>>,
     /// Tiers taken from earlier runs so far.
@@ -48,41 +58,85 @@ pub struct CheckpointDir {
 }
 
 impl CheckpointDir {
-    /// The checkpoints in `dir` (created if missing) of a solve with or
-    /// without symmetry; reads those an earlier run left and removes the
-    /// temporary files of a save it was killed in. Only one solve may use
-    /// a directory at a time: the caller holds a lock.
+    /// The checkpoints in `dir` (created if missing) of the solve that
+    /// `made_from` describes: game, rules, budget or board, symmetry,
+    /// program and version, as one line (at most [`MAX_MADE_FROM`] bytes).
+    /// Reads the files an earlier run of the same solve left, sets aside
+    /// with a warning ([`CheckpointDir::warnings`]) those that are damaged,
+    /// and removes the temporary files of a save it was killed in. Only one
+    /// solve may use a directory at a time: the caller holds a lock.
     ///
     /// # Errors
-    /// The directory cannot be created or listed.
-    pub fn open(dir: impl Into<PathBuf>, symmetric: bool) -> Result<CheckpointDir, DbError> {
+    /// The directory cannot be created or listed, or holds a file made
+    /// from something else (other rules, an older program): resuming it
+    /// would give wrong answers, so the message says what made it and
+    /// which directory to remove.
+    pub fn open(dir: impl Into<PathBuf>, made_from: &str) -> Result<CheckpointDir, DbError> {
         let dir = dir.into();
         let io = |source| DbError::Io {
             path: dir.clone(),
             source,
         };
+        let made_from = made_from.chars().take(MAX_MADE_FROM).collect::<String>();
+        let created = !dir.exists();
         fs::create_dir_all(&dir).map_err(io)?;
         let mut found = HashMap::new();
-        for entry in fs::read_dir(&dir).map_err(io)?.flatten() {
-            let path = entry.path();
+        let mut warnings = Vec::new();
+        let mut entries: Vec<PathBuf> = fs::read_dir(&dir)
+            .map_err(io)?
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for path in entries {
             // A run killed while saving left this; the level is solved again.
             if path.extension().is_some_and(|x| x == "tmp") {
                 let _ = fs::remove_file(&path);
             }
-            if path.extension().is_some_and(|x| x == "level") {
-                if let Some(tiers) = fs::read(&path).ok().and_then(|b| decode(&b, symmetric)) {
-                    found.extend(tiers);
+            if path.extension().is_none_or(|x| x != "level") {
+                continue;
+            }
+            let bytes = topitop_files::open_regular(&path).and_then(|mut f| {
+                let mut b = Vec::new();
+                std::io::Read::read_to_end(&mut f, &mut b).map(|_| b)
+            });
+            let read = match bytes {
+                Ok(b) => decode(&b, &made_from),
+                Err(e) => Decoded::Damaged(e.to_string()),
+            };
+            match read {
+                Decoded::Tiers(tiers) => found.extend(tiers),
+                Decoded::Damaged(why) => warnings.push(format!(
+                    "{} is damaged ({why}) and is ignored: its tiers are solved again",
+                    path.display()
+                )),
+                Decoded::Foreign(other) => {
+                    if created {
+                        let _ = fs::remove_dir(&dir);
+                    }
+                    return Err(DbError::ForeignCheckpoint {
+                        path,
+                        found: other,
+                        expected: made_from,
+                        dir,
+                    });
                 }
             }
         }
         Ok(CheckpointDir {
             dir,
-            symmetric,
+            made_from,
+            warnings,
             found,
             resumed: 0,
             pending: None,
             due_from: Some(Instant::now()),
         })
+    }
+
+    /// One line for each file found damaged and ignored on opening.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Puts saving off until `grace` has passed since the directory was
@@ -133,6 +187,9 @@ impl Drop for CheckpointDir {
         // No writer outlives its directory's owner; an error here has no
         // one left to tell, and the level is solved again on resuming.
         let _ = self.wait();
+        // A solve that failed before its first save leaves no empty
+        // directory behind (this removes only an empty one).
+        let _ = fs::remove_dir(&self.dir);
     }
 }
 
@@ -154,13 +211,14 @@ impl<W: Write> Hashing<W> {
 }
 
 /// Writes a checkpoint file holding `finished` to `out`, checksum last.
-fn encode_into(out: impl Write, symmetric: bool, finished: &[(Tier, &[Record])]) -> std::io::Result<()> {
+fn encode_into(out: impl Write, made_from: &str, finished: &[(Tier, &[Record])]) -> std::io::Result<()> {
     let mut out = Hashing {
         out,
         hash: Xxh3::new(),
     };
     out.put(MAGIC)?;
-    out.put(&[u8::from(symmetric)])?;
+    out.put(&(made_from.len() as u16).to_le_bytes())?;
+    out.put(made_from.as_bytes())?;
     out.put(&(finished.len() as u32).to_le_bytes())?;
     let mut buf = Vec::with_capacity(2 * RECORDS_PER_WRITE);
     for (tier, records) in finished {
@@ -179,45 +237,76 @@ fn encode_into(out: impl Write, symmetric: bool, finished: &[(Tier, &[Record])])
 
 /// The bytes of a checkpoint file holding `finished`.
 #[cfg(test)]
-fn encode(symmetric: bool, finished: &[(Tier, &[Record])]) -> Vec<u8> {
+fn encode(made_from: &str, finished: &[(Tier, &[Record])]) -> Vec<u8> {
     let mut out = Vec::new();
-    match encode_into(&mut out, symmetric, finished) {
+    match encode_into(&mut out, made_from, finished) {
         Ok(()) => out,
         Err(e) => unreachable!("a Vec takes every write: {e}"),
     }
 }
 
-/// The tiers of one checkpoint file, or `None` if it is torn, corrupt or
-/// from a solve with other options.
-fn decode(bytes: &[u8], symmetric: bool) -> Option<Vec<(u64, Vec<Record>)>> {
-    let body = bytes.len().checked_sub(8)?;
-    let (head, sum) = bytes.split_at(body);
-    if body < PREAMBLE || sum != checksum(head).to_le_bytes() || &head[..8] != MAGIC {
-        return None;
+/// The tiers of a checkpoint file: tier number and records.
+type Tiers = Vec<(u64, Vec<Record>)>;
+
+/// What one checkpoint file holds.
+#[derive(Debug)]
+enum Decoded {
+    /// The tiers of a file made from this solve.
+    Tiers(Tiers),
+    /// A torn or corrupt file: why.
+    Damaged(String),
+    /// An intact file made from something else: what.
+    Foreign(String),
+}
+
+/// Decodes one checkpoint file of the solve `made_from`.
+fn decode(bytes: &[u8], made_from: &str) -> Decoded {
+    if let Some(old) = OLDER.iter().find(|m| bytes.starts_with(&m[..])) {
+        return Decoded::Foreign(format!(
+            "an older build of the program (checkpoint format {}, which does not record its rules)",
+            char::from(old[7])
+        ));
     }
-    if head[8] != u8::from(symmetric) {
-        return None;
-    }
-    let count = u32::from_le_bytes(head[9..13].try_into().ok()?);
-    let mut at = PREAMBLE;
-    let u64_at = |at: &mut usize| -> Option<u64> {
-        let v = u64::from_le_bytes(head.get(*at..*at + 8)?.try_into().ok()?);
-        *at += 8;
-        Some(v)
+    let Some(body) = bytes.len().checked_sub(8) else {
+        return Decoded::Damaged(format!("{} bytes: too short", bytes.len()));
     };
+    let (head, sum) = bytes.split_at(body);
+    if !head.starts_with(MAGIC) {
+        return Decoded::Damaged("not a checkpoint file (bad magic number)".into());
+    }
+    if sum != checksum(head).to_le_bytes() {
+        return Decoded::Damaged("checksum mismatch: torn or corrupt".into());
+    }
+    // Intact from here on: what does not parse is a writer's bug, shown as damage.
+    match parse(head) {
+        Some((maker, _)) if maker != made_from => Decoded::Foreign(maker.to_string()),
+        Some((_, tiers)) => Decoded::Tiers(tiers),
+        None => Decoded::Damaged("its lengths do not add up".into()),
+    }
+}
+
+/// The maker and the tiers of a checksummed file body.
+fn parse(head: &[u8]) -> Option<(&str, Tiers)> {
+    let mut at = MAGIC.len();
+    let take = |at: &mut usize, n: usize| -> Option<&[u8]> {
+        let part = head.get(*at..at.checked_add(n)?)?;
+        *at += n;
+        Some(part)
+    };
+    let maker_len = usize::from(u16::from_le_bytes(take(&mut at, 2)?.try_into().ok()?));
+    let maker = std::str::from_utf8(take(&mut at, maker_len)?).ok()?;
+    let count = u32::from_le_bytes(take(&mut at, 4)?.try_into().ok()?);
     let mut tiers = Vec::new();
     for _ in 0..count {
-        let number = u64_at(&mut at)?;
-        let len = usize::try_from(u64_at(&mut at)?).ok()?;
-        let raw = head.get(at..at.checked_add(len.checked_mul(2)?)?)?;
-        at += 2 * len;
-        let records = raw
+        let number = u64::from_le_bytes(take(&mut at, 8)?.try_into().ok()?);
+        let len = usize::try_from(u64::from_le_bytes(take(&mut at, 8)?.try_into().ok()?)).ok()?;
+        let records = take(&mut at, len.checked_mul(2)?)?
             .chunks_exact(2)
             .map(|c| Record::from_bits(u16::from_le_bytes([c[0], c[1]])))
             .collect::<Option<Vec<Record>>>()?;
         tiers.push((number, records));
     }
-    (at == body).then_some(tiers)
+    (at == head.len()).then_some((maker, tiers))
 }
 
 impl Checkpoint for CheckpointDir {
@@ -248,12 +337,12 @@ impl Checkpoint for CheckpointDir {
             return Ok(());
         };
         let path = self.dir.join(format!("{:09x}.level", first.number()));
-        let tmp = path.with_extension("tmp");
+        let tmp = topitop_files::temps::Temp::file(path.with_extension("tmp"));
         let written = (|| {
-            let mut file = fs::File::create(&tmp)?;
+            let mut file = fs::File::create(tmp.path())?;
             encode_into(
                 std::io::BufWriter::with_capacity(1 << 20, &mut file),
-                self.symmetric,
+                &self.made_from,
                 finished,
             )?;
             Ok(file)
@@ -261,14 +350,16 @@ impl Checkpoint for CheckpointDir {
         let file = match written {
             Ok(file) => file,
             Err(e) => {
-                let _ = fs::remove_file(&tmp);
+                let _ = fs::remove_file(tmp.path());
                 return Err(e);
             }
         };
         self.pending = Some(std::thread::spawn(move || {
-            let done = file.sync_all().and_then(|()| fs::rename(&tmp, &path));
+            let done = file
+                .sync_all()
+                .and_then(|()| tmp.commit(|t| fs::rename(t, &path)));
             if done.is_err() {
-                let _ = fs::remove_file(&tmp);
+                let _ = fs::remove_file(tmp.path());
             }
             done
         }));
@@ -305,35 +396,49 @@ mod tests {
             .collect()
     }
 
+    const MADE: &str = "game topitop; rules v1 variant 0; budget 1/1/1/1; symmetry on; program test";
+
     #[test]
     fn a_file_round_trips() {
         let (tiers, records) = sample();
         let finished = finished(&tiers, &records);
-        let bytes = encode(true, &finished);
-        let back = decode(&bytes, true).unwrap();
+        let bytes = encode(MADE, &finished);
+        let Decoded::Tiers(back) = decode(&bytes, MADE) else {
+            panic!("not read back")
+        };
         assert_eq!(back.len(), 3);
         for ((n, r), (t, want)) in back.iter().zip(&finished) {
             assert_eq!(*n, t.number());
             assert_eq!(r.as_slice(), *want);
         }
-        assert!(decode(&bytes, false).is_none(), "the symmetry flag must match");
+    }
+
+    #[test]
+    fn a_file_made_from_other_rules_or_an_older_format_is_foreign() {
+        let (tiers, records) = sample();
+        let bytes = encode(MADE, &finished(&tiers, &records));
+        let other = MADE.replace("variant 0", "variant 4");
+        assert!(matches!(decode(&bytes, &other), Decoded::Foreign(m) if m == MADE));
+        let mut old = bytes.clone();
+        old[..8].copy_from_slice(b"TOPICKP3");
+        assert!(matches!(decode(&old, MADE), Decoded::Foreign(m) if m.contains("older build")));
     }
 
     #[test]
     fn any_damage_is_refused() {
         let (tiers, records) = sample();
-        let bytes = encode(true, &finished(&tiers, &records));
+        let bytes = encode(MADE, &finished(&tiers, &records));
         for at in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[at] ^= 0x04;
             assert!(
-                decode(&bad, true).is_none(),
+                matches!(decode(&bad, MADE), Decoded::Damaged(_)),
                 "a flipped bit at {at} went unnoticed"
             );
         }
         for cut in 0..bytes.len() {
             assert!(
-                decode(&bytes[..cut], true).is_none(),
+                matches!(decode(&bytes[..cut], MADE), Decoded::Damaged(_)),
                 "a file cut to {cut} bytes was taken"
             );
         }
@@ -343,12 +448,13 @@ mod tests {
     fn saved_levels_are_found_again() {
         let dir = tempfile::tempdir().unwrap();
         let (tiers, records) = sample();
-        let mut store = CheckpointDir::open(dir.path().join("x.ckpt"), true).unwrap();
+        let mut store = CheckpointDir::open(dir.path().join("x.ckpt"), MADE).unwrap();
         store
             .save(&[(tiers[0], &records[0]), (tiers[1], &records[1])])
             .unwrap();
         store.flush().unwrap();
-        let mut again = CheckpointDir::open(dir.path().join("x.ckpt"), true).unwrap();
+        let mut again = CheckpointDir::open(dir.path().join("x.ckpt"), MADE).unwrap();
+        assert!(again.warnings().is_empty());
         let mut out = vec![Record::UNSOLVED; records[1].len()];
         assert!(again.load(tiers[1], &mut out));
         assert_eq!(out, records[1]);
@@ -358,20 +464,69 @@ mod tests {
         assert!(!dir.path().join("x.ckpt").exists());
     }
 
+    /// A directory `x.ckpt` in a new temporary folder holding one saved
+    /// level (the first sample tier), and the samples.
+    fn one_level() -> (tempfile::TempDir, Vec<Tier>, Vec<Vec<Record>>) {
+        let dir = tempfile::tempdir().unwrap();
+        let (tiers, records) = sample();
+        let mut store = CheckpointDir::open(dir.path().join("x.ckpt"), MADE).unwrap();
+        store.save(&[(tiers[0], &records[0])]).unwrap();
+        store.flush().unwrap();
+        (dir, tiers, records)
+    }
+
+    #[test]
+    fn levels_of_another_solve_are_refused_with_both_named() {
+        let (dir, _, _) = one_level();
+        let other = MADE.replace("variant 0", "variant 4");
+        let e = CheckpointDir::open(dir.path().join("x.ckpt"), &other)
+            .err()
+            .expect("a foreign level must be refused")
+            .to_string();
+        assert!(e.contains("variant 0") && e.contains("variant 4"), "{e}");
+        assert!(e.contains("x.ckpt"), "names the directory to remove: {e}");
+        // Nothing was removed: the files are the user's to judge.
+        assert_eq!(fs::read_dir(dir.path().join("x.ckpt")).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_damaged_level_is_ignored_with_a_warning() {
+        let (dir, tiers, records) = one_level();
+        let level = dir
+            .path()
+            .join("x.ckpt")
+            .join(format!("{:09x}.level", tiers[0].number()));
+        let mut bytes = fs::read(&level).unwrap();
+        let last = bytes.len() - 9;
+        bytes[last] ^= 1;
+        fs::write(&level, bytes).unwrap();
+        let mut again = CheckpointDir::open(dir.path().join("x.ckpt"), MADE).unwrap();
+        assert_eq!(again.warnings().len(), 1, "{:?}", again.warnings());
+        assert!(again.warnings()[0].contains("checksum"), "{:?}", again.warnings());
+        assert!(!again.load(tiers[0], &mut vec![Record::UNSOLVED; records[0].len()]));
+    }
+
+    #[test]
+    fn a_directory_left_empty_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(CheckpointDir::open(dir.path().join("x.ckpt"), MADE).unwrap());
+        assert!(!dir.path().join("x.ckpt").exists());
+    }
+
     #[test]
     fn saving_is_due_after_the_grace_period() {
         let dir = tempfile::tempdir().unwrap();
-        let store = CheckpointDir::open(dir.path().join("a.ckpt"), true).unwrap();
+        let store = CheckpointDir::open(dir.path().join("a.ckpt"), MADE).unwrap();
         assert!(store.due(), "due at once by default");
-        let store = CheckpointDir::open(dir.path().join("b.ckpt"), true)
+        let store = CheckpointDir::open(dir.path().join("b.ckpt"), MADE)
             .unwrap()
             .with_grace(Duration::from_secs(3600));
         assert!(!store.due(), "not due within the grace period");
-        let store = CheckpointDir::open(dir.path().join("d.ckpt"), true)
+        let store = CheckpointDir::open(dir.path().join("d.ckpt"), MADE)
             .unwrap()
             .with_grace(Duration::from_secs(u64::MAX));
         assert!(!store.due(), "a grace beyond the clock's range never ends");
-        let store = CheckpointDir::open(dir.path().join("c.ckpt"), true)
+        let store = CheckpointDir::open(dir.path().join("c.ckpt"), MADE)
             .unwrap()
             .with_grace(Duration::from_millis(20));
         std::thread::sleep(Duration::from_millis(30));
@@ -382,7 +537,7 @@ mod tests {
     fn a_level_that_cannot_be_written_fails_the_next_save_or_the_flush() {
         let dir = tempfile::tempdir().unwrap();
         let (tiers, records) = sample();
-        let mut store = CheckpointDir::open(dir.path().join("x.ckpt"), true).unwrap();
+        let mut store = CheckpointDir::open(dir.path().join("x.ckpt"), MADE).unwrap();
         // A directory where the level's file goes: the rename onto it fails.
         let blocked = dir
             .path()

@@ -13,7 +13,7 @@ use topitop_table::{GroupIndex, Record, Solution};
 use crate::block::{Block, SymbolOrder};
 use crate::cache::{BlockCache, CacheStats};
 use crate::error::DbError;
-use crate::header::{checksum, BlockEntry, Header, ENTRY_LEN, VERSION_GROUP_ORDER};
+use crate::header::{checksum, BlockEntry, Header, ENTRY_LEN, FIXED_LEN, VERSION_GROUP_ORDER};
 
 /// Default bytes of decompressed blocks kept: enough for the whole standard
 /// game (about 90 MB decompressed).
@@ -56,12 +56,54 @@ impl Database<Vec<u8>> {
     /// As [`Database::open`].
     pub fn open_with_cache(path: impl AsRef<Path>, cache_bytes: usize) -> Result<Database, DbError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| DbError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = read_file(path)?;
         Database::with_cache(path, bytes, cache_bytes)
     }
+}
+
+/// The most bytes a header can take: the fixed part, the largest codebook
+/// and the checksum.
+const MAX_HEADER: u64 = FIXED_LEN as u64 + 2 * 65_535 + 8;
+
+/// Reads the database file at `path`, checking before it reads the whole
+/// that it is a regular file (a FIFO or device is refused at once), that it
+/// starts as a database does, and that its length is the one its header
+/// gives: memory is only ever taken for a file that can be a database.
+fn read_file(path: &Path) -> Result<Vec<u8>, DbError> {
+    let io = |source| DbError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = topitop_files::open_regular(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let mut bytes = Vec::new();
+    let mut reader = std::io::Read::take(file, MAX_HEADER.min(len));
+    std::io::Read::read_to_end(&mut reader, &mut bytes).map_err(io)?;
+    let header = Header::decode(&bytes).map_err(|e| e.in_file(path))?;
+    let expected = header.table_offset.saturating_add(header.table_len());
+    if expected > len {
+        return Err(DbError::Truncated {
+            what: "the file (as its header gives it)",
+            start: 0,
+            end: expected,
+            len,
+        }
+        .in_file(path));
+    }
+    if expected < len {
+        return Err(DbError::corrupt(
+            "file",
+            format!(
+                "{} bytes after the block table, which ends the file",
+                len - expected
+            ),
+        )
+        .in_file(path));
+    }
+    let mut file = reader.into_inner();
+    bytes.reserve_exact((len - bytes.len() as u64) as usize);
+    std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, len), &mut bytes).map_err(io)?;
+    Ok(bytes)
 }
 
 impl<D: AsRef<[u8]> + Sync> Database<D> {

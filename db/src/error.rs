@@ -58,6 +58,22 @@ pub enum DbError {
         /// What is wrong.
         detail: String,
     },
+    /// A checkpoint file made from another solve (other rules, an older
+    /// program): resuming it would give wrong answers.
+    #[error(
+        "{path} was made from «{found}», not from this solve («{expected}»), and is never resumed; \
+         remove {dir} to solve from the start (or run the solve that made it)"
+    )]
+    ForeignCheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// What made it.
+        found: String,
+        /// What this solve is made from.
+        expected: String,
+        /// Its directory.
+        dir: PathBuf,
+    },
     /// A position the database does not hold (over its budget, or a
     /// forbidden slide no move could leave).
     #[error("position {0} is not in this database (over the piece budget or an impossible forbidden slide)")]
@@ -68,7 +84,7 @@ impl DbError {
     /// This error, naming `path`.
     pub fn in_file(self, path: impl Into<PathBuf>) -> DbError {
         match self {
-            e @ (DbError::Io { .. } | DbError::File { .. }) => e,
+            e @ (DbError::Io { .. } | DbError::File { .. } | DbError::ForeignCheckpoint { .. }) => e,
             e => DbError::File {
                 path: path.into(),
                 source: Box::new(e),

@@ -227,6 +227,7 @@ impl Header {
         {
             return Err(bad(format!("codebook entry {c:#06x} is not a record")));
         }
+        header.check_codebook().map_err(bad)?;
         if header.block_boards == 0 || header.block_boards > 1 << 16 {
             return Err(bad(format!("{} boards per block", header.block_boards)));
         }
@@ -237,6 +238,47 @@ impl Header {
             )));
         }
         Ok(header)
+    }
+
+    /// The invariants that tie the codebook to the rest of the header,
+    /// cheap enough for every opening: the codebook is in increasing order
+    /// (as the writer sorts it), it holds a record of a value exactly when
+    /// the counts have positions of that value, and its largest remoteness
+    /// is the header's. A file whose codebook was tampered with (win and
+    /// lose swapped, say) under recomputed checksums fails here instead of
+    /// being served.
+    fn check_codebook(&self) -> Result<(), String> {
+        if let Some(w) = self.codebook.windows(2).find(|w| w[0] >= w[1]) {
+            return Err(format!(
+                "codebook entries {:#06x} then {:#06x} are out of order (the writer sorts them)",
+                w[0], w[1]
+            ));
+        }
+        for (k, name) in ["win", "lose", "tie", "draw"].iter().enumerate() {
+            let code = k as u16 + 1;
+            let in_book = self.codebook.iter().any(|&c| c >> 12 == code);
+            if in_book != (self.counts[k] > 0) {
+                return Err(format!(
+                    "the counts give {} {name} positions, but the codebook {} {name} record",
+                    self.counts[k],
+                    if in_book { "has a" } else { "has no" }
+                ));
+            }
+        }
+        let largest = self
+            .codebook
+            .iter()
+            .filter(|&&c| matches!(c >> 12, 1..=3))
+            .map(|&c| c & topitop_table::MAX_REMOTENESS)
+            .max()
+            .unwrap_or(0);
+        if largest != self.max_remoteness {
+            return Err(format!(
+                "the largest remoteness is {} but the codebook's is {largest}",
+                self.max_remoteness
+            ));
+        }
+        Ok(())
     }
 
     /// The stored count of positions with value `v`.

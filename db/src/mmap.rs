@@ -1,7 +1,6 @@
 //! Memory-mapping a database file: the crate's only `unsafe` code.
 #![allow(unsafe_code)]
 
-use std::fs::File;
 use std::path::Path;
 
 use memmap2::Mmap;
@@ -48,7 +47,9 @@ impl Database<Mmap> {
             path: path.to_path_buf(),
             source,
         };
-        let file = File::open(path).map_err(io)?;
+        // Only a regular file: a FIFO would block the open, a device map
+        // whatever it holds.
+        let file = topitop_files::open_regular(path).map_err(io)?;
         // SAFETY: the map is read-only, and our caller promises that the
         // file is neither modified nor truncated while it is mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;

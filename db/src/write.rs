@@ -157,6 +157,8 @@ pub fn write(
         codebook,
     };
     let tmp = temp_path(path);
+    // A signal ending the process removes it (see topitop_files::temps).
+    let registered = topitop_files::temps::Temp::file(&tmp);
     let io = |source| DbError::Io {
         path: tmp.clone(),
         source,
@@ -220,7 +222,7 @@ pub fn write(
             return Err(e);
         }
     };
-    if let Err(source) = fs::rename(&tmp, path) {
+    if let Err(source) = registered.commit(|tmp| fs::rename(tmp, path)) {
         let _ = fs::remove_file(&tmp);
         return Err(DbError::Io {
             path: path.to_path_buf(),

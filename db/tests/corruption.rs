@@ -90,6 +90,7 @@ fn kind(e: &DbError) -> &'static str {
         DbError::Checksum { .. } => "checksum",
         DbError::Corrupt { .. } => "corrupt",
         DbError::NotIndexable(_) => "not indexable",
+        DbError::ForeignCheckpoint { .. } => "foreign checkpoint",
     }
 }
 
@@ -180,24 +181,62 @@ type Forgery = Box<dyn Fn(&mut topitop_db::Header)>;
 #[test]
 fn header_figures_that_disagree_with_the_records_are_caught() {
     let (bytes, _) = sample_bytes();
-    let cases: [(&str, Forgery); 3] = [
-        ("counts by value", Box::new(|h| h.counts[0] += 1)),
-        ("counts by value", Box::new(|h| h.counts.swap(1, 3))),
-        ("largest remoteness", Box::new(|h| h.max_remoteness += 1)),
+    let cases: [(&[&str], Forgery); 3] = [
+        (&["counts by value"], Box::new(|h| h.counts[0] += 1)),
+        (
+            &["counts by value", "the counts give"],
+            Box::new(|h| h.counts.swap(1, 3)),
+        ),
+        (&["largest remoteness"], Box::new(|h| h.max_remoteness += 1)),
     ];
     for (what, change) in cases {
         let forged = with_header(&bytes, change);
-        let db = Database::new("forged.db", forged).unwrap();
-        db.verify_blocks(|_, _| {}).unwrap();
-        let err = db
-            .to_solution(|_, _| {})
-            .err()
-            .expect("forged figures went unnoticed");
-        assert!(err.to_string().contains(what), "{err}");
+        // Caught on opening where the header contradicts itself, else by
+        // reading the records.
+        let err = match Database::new("forged.db", forged) {
+            Err(e) => e.to_string(),
+            Ok(db) => {
+                db.verify_blocks(|_, _| {}).unwrap();
+                db.to_solution(|_, _| {})
+                    .err()
+                    .expect("forged figures went unnoticed")
+                    .to_string()
+            }
+        };
+        assert!(what.iter().any(|w| err.contains(w)), "{err}");
     }
     // The intact file passes the same check.
     let db = Database::new("intact.db", bytes).unwrap();
     assert!(db.to_solution(|_, _| {}).is_ok());
+}
+
+#[test]
+fn a_codebook_with_win_and_lose_swapped_is_refused_on_opening() {
+    // A forger's file: every record's value flipped between win and lose in
+    // the codebook, checksums recomputed. Served, it would answer every
+    // position the wrong way round.
+    let (bytes, _) = sample_bytes();
+    let forged = with_header(&bytes, |h| {
+        for c in &mut h.codebook {
+            *c = match *c >> 12 {
+                1 => (2 << 12) | (*c & 0x0FFF),
+                2 => (1 << 12) | (*c & 0x0FFF),
+                _ => *c,
+            };
+        }
+    });
+    let err = Database::new("swapped.db", forged)
+        .err()
+        .expect("a swapped codebook was opened")
+        .to_string();
+    assert!(err.contains("swapped.db") && err.contains("codebook"), "{err}");
+    // Counts that disagree with the codebook's values are refused too.
+    let forged = with_header(&bytes, |h| h.counts.swap(0, 2));
+    let err = Database::new("counts.db", forged)
+        .err()
+        .expect("opened")
+        .to_string();
+    assert!(err.contains("the counts give"), "{err}");
 }
 
 #[test]

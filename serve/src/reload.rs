@@ -100,7 +100,7 @@ impl Watcher {
                     changes.push(Change::Refused(spec.id));
                 }
                 Ok(Found::Absent(_)) => self.seen[i] = None,
-                Err(_) => {}
+                Err(e) => tracing::error!(variant = spec.id, error = %e, "database check failed"),
             }
         }
         if changes

@@ -20,6 +20,6 @@ mod tier;
 pub mod usage;
 pub mod verify;
 
-pub use memory::estimate_memory;
+pub use memory::{estimate_disk, estimate_memory};
 pub use order::{solve_levels, solve_order};
 pub use solve::{solve, solve_resumable, solve_together, Progress, SolveOptions};

@@ -24,6 +24,17 @@ pub fn estimate_memory(budget: Budget, symmetric: bool, threads: usize, rulesets
     records * 2 * rulesets + boards * 32 + working * rulesets.min(2) + (64 << 20)
 }
 
+/// Estimated bytes of disk a solve of `rulesets` rulesets of `budget`
+/// needs in its output folder at its peak: the checkpoints (two bytes a
+/// record, kept until the databases are written) and the databases (a
+/// tenth of that at most: the standard game's 7.3 MB hold 11 M records'
+/// worth of checkpoint bytes many times over).
+pub fn estimate_disk(budget: Budget, symmetric: bool, rulesets: usize) -> u64 {
+    let share = if symmetric { 8 } else { 1 };
+    let records = StateIndex::new(budget).len() / share;
+    (records * 2 + records / 5) * rulesets.max(1) as u64 + (1 << 20)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,27 +3,88 @@
 use clap::Args;
 use topitop_game::{Budget, Rules, Ruleset};
 
-/// Which rules to play: `--rules`, `--variant`, `--budget`.
+/// Which rules to play: `--rules`, `--variant`, `--budget`. Each is
+/// optional so that a command given a database file can tell the options
+/// a user set from the defaults, and refuse options the file contradicts.
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
-    /// Ruleset: v1 (GamesmanClassic's current module) or v0 (the older rules).
-    #[arg(long, default_value = "v1", value_name = "v0|v1")]
-    pub rules: String,
+    /// Ruleset: v1 (GamesmanClassic's current module) or v0 (the older
+    /// rules) [default: v1].
+    #[arg(long, value_name = "v0|v1")]
+    pub rules: Option<String>,
     /// GamesmanClassic option number 0-7 (v1 only): bit 0 no move loses,
-    /// bit 1 two-tower tying rule, bit 2 misère.
-    #[arg(long, default_value_t = 0, value_name = "N", allow_negative_numbers = true)]
-    pub variant: i64,
-    /// Piece budget as blue buckets/red buckets/smalls/larges.
-    #[arg(long, default_value = "2/2/4/4", value_name = "B/R/S/L")]
-    pub budget: String,
+    /// bit 1 two-tower tying rule, bit 2 misère [default: 0].
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub variant: Option<i64>,
+    /// Piece budget as blue buckets/red buckets/smalls/larges [default: 2/2/4/4].
+    #[arg(long, value_name = "B/R/S/L")]
+    pub budget: Option<String>,
 }
 
 impl RulesArgs {
     /// The rules these options select.
     pub fn rules(&self) -> anyhow::Result<Rules> {
-        let ruleset = Ruleset::parse(&self.rules, self.variant)?;
-        let budget: Budget = self.budget.parse()?;
-        Ok(Rules::with_budget(ruleset, budget))
+        let ruleset = Ruleset::parse(self.rules.as_deref().unwrap_or("v1"), self.variant.unwrap_or(0))?;
+        Ok(Rules::with_budget(ruleset, self.budget()?))
+    }
+
+    /// The budget these options select.
+    pub fn budget(&self) -> anyhow::Result<Budget> {
+        Ok(self.budget.as_deref().unwrap_or("2/2/4/4").parse()?)
+    }
+
+    /// The options given on the command line, as they were written.
+    fn given(&self) -> Vec<String> {
+        let mut given = Vec::new();
+        if let Some(r) = &self.rules {
+            given.push(format!("--rules {r}"));
+        }
+        if let Some(v) = self.variant {
+            given.push(format!("--variant {v}"));
+        }
+        if let Some(b) = &self.budget {
+            given.push(format!("--budget {b}"));
+        }
+        given
+    }
+
+    /// Refuses rules options that contradict the database `db` was opened
+    /// with: a file answers for its own rules only, and answering silently
+    /// for others would be a wrong answer.
+    ///
+    /// # Errors
+    /// An option was given whose value differs from the file's rules.
+    pub fn check_against(&self, db: &topitop_db::Database) -> anyhow::Result<()> {
+        let file = db.rules();
+        let given = self.given();
+        if given.is_empty() {
+            return Ok(());
+        }
+        let ruleset_given = self.rules.is_some() || self.variant.is_some();
+        let wanted = Rules::with_budget(
+            if ruleset_given {
+                Ruleset::parse(self.rules.as_deref().unwrap_or("v1"), self.variant.unwrap_or(0))?
+            } else {
+                file.ruleset()
+            },
+            if self.budget.is_some() {
+                self.budget()?
+            } else {
+                file.budget()
+            },
+        );
+        anyhow::ensure!(
+            wanted == file,
+            "{} solves rules {} budget {}, but {} asks for rules {} budget {}; \
+             give --db alone (a file answers for its own rules), or name the database of those rules",
+            db.path().display(),
+            file.ruleset(),
+            file.budget(),
+            given.join(" "),
+            wanted.ruleset(),
+            wanted.budget()
+        );
+        Ok(())
     }
 }
 
@@ -107,25 +168,33 @@ impl DbArgs {
         }
     }
 
-    /// Opens the database, with a hint to run `solve` when it is missing.
+    /// Opens the database, with a hint to run `solve` when it is missing;
+    /// refuses rules options that contradict the file named by `--db`.
     pub fn open(&self) -> anyhow::Result<topitop_db::Database> {
-        open_db(&self.path()?)
+        let path = self.path()?;
+        if path.is_dir() && self.db.is_some() {
+            anyhow::bail!(
+                "{} is a directory: --db names a database file (use --dir DIR with the rules options to find one in a directory)",
+                path.display()
+            );
+        }
+        let db = open_db(&path)?;
+        self.rules.check_against(&db)?;
+        Ok(db)
     }
 }
 
-/// Opens the database at `path`, with a hint to run `solve` when it is missing.
+/// Opens the database at `path`, with a hint to run `solve` when it is
+/// missing. Only a regular file is read: a folder, a FIFO or a device is
+/// refused at once, and a symbolic-link loop says so.
 pub fn open_db(path: &std::path::Path) -> anyhow::Result<topitop_db::Database> {
-    if path.is_dir() {
-        anyhow::bail!(
-            "{} is a directory: --db names a database file (use --dir DIR with the rules options to find one in a directory)",
-            path.display()
-        );
-    }
-    if !path.exists() {
-        anyhow::bail!(
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
             "{}: no such database; create it with `topitop solve` (same rules options) or name one with --db",
             path.display()
-        );
+        ),
+        Err(e) => anyhow::bail!("{}: {e}", path.display()),
+        Ok(m) if m.is_dir() => anyhow::bail!("{} is a directory, not a database file", path.display()),
+        Ok(_) => Ok(topitop_db::Database::open(path)?),
     }
-    Ok(topitop_db::Database::open(path)?)
 }

@@ -11,6 +11,7 @@ mod progress;
 mod report;
 mod scan;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -47,8 +48,39 @@ enum Command {
     Serve(cmd::serve::Args),
 }
 
+/// The exit status of a command whose output was cut short by a closed
+/// pipe before its work was done: 128 + SIGPIPE, as a shell reports a
+/// process that signal ended.
+const CUT_SHORT: u8 = 141;
+
+impl Command {
+    /// True for the commands whose output is their whole work, so that a
+    /// reader who stops reading (`| head`) has all it wanted: as ripgrep
+    /// does, they end with success. A check, a comparison, a solve or a
+    /// server cut short has not done its work, and says so.
+    fn only_prints(&self) -> bool {
+        matches!(
+            self,
+            Command::Perft(_)
+                | Command::Show(_)
+                | Command::Query(_)
+                | Command::Export(_)
+                | Command::Stats(_)
+                | Command::Play(_)
+        )
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The server shuts down on signals itself; every other command removes
+    // its unfinished outputs and ends.
+    if !matches!(cli.command, Command::Serve(_)) {
+        if let Err(e) = topitop_files::temps::remove_on_signals() {
+            eprintln!("topitop: warning: cannot watch for signals ({e}); an interrupted command may leave temporary files");
+        }
+    }
+    let only_prints = cli.command.only_prints();
     let result = match cli.command {
         Command::Perft(args) => cmd::perft::run(args),
         Command::Show(args) => cmd::show::run(args),
@@ -63,9 +95,11 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if common::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        // Quietly: the reader has gone, and there is no one to tell.
+        Err(e) if common::is_broken_pipe(&e) && only_prints => ExitCode::SUCCESS,
+        Err(e) if common::is_broken_pipe(&e) => ExitCode::from(CUT_SHORT),
         Err(e) => {
-            eprintln!("topitop: error: {}", common::error_text(&e));
+            let _ = writeln!(std::io::stderr(), "topitop: error: {}", common::error_text(&e));
             ExitCode::from(2)
         }
     }

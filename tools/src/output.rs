@@ -1,7 +1,7 @@
 //! Where a command's table goes (`export -o`): standard output, anything
 //! that is not a regular file (a FIFO, a device) written in place, or a
 //! regular file replaced atomically, with no temporary file left behind on
-//! any failure.
+//! any failure or signal. An output is never one of the command's inputs.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -23,7 +23,7 @@ enum Kind {
     /// Written to `tmp`, renamed over `path` by `finish`.
     Atomic {
         path: PathBuf,
-        tmp: PathBuf,
+        tmp: topitop_files::temps::Temp,
         done: bool,
     },
 }
@@ -32,15 +32,17 @@ impl Output {
     /// Opens `target`: `None` or `-` is standard output; a symbolic link is
     /// followed (the link stays, its target is written); a FIFO, device or
     /// socket is written in place; a regular file (or a new name) is
-    /// written beside it and renamed over it at the end. A directory is
-    /// refused here, before any work.
+    /// written beside it and renamed over it at the end. A directory, or
+    /// the same file as any of `inputs` (by identity: links are caught
+    /// too), is refused here, before any work.
     ///
     /// # Errors
-    /// `target` is a directory, or cannot be opened or created.
-    pub fn open(target: Option<&Path>) -> anyhow::Result<Output> {
+    /// `target` is a directory or an input, or cannot be opened or created.
+    pub fn open(target: Option<&Path>, inputs: &[&Path]) -> anyhow::Result<Output> {
         let Some(target) = target.filter(|p| p.as_os_str() != "-") else {
             return Ok(Output::new(Box::new(std::io::stdout().lock()), Kind::Stdout));
         };
+        topitop_files::refuse_overwrite(target, inputs, "the output")?;
         let path = follow_links(target)?;
         match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => anyhow::bail!(
@@ -52,16 +54,23 @@ impl Output {
                     .write(true)
                     .open(&path)
                     .with_context(|| format!("cannot open {}", target.display()))?;
-                Ok(Output::new(Box::new(file), Kind::InPlace(path)))
+                Ok(Output::new(
+                    Box::new(Named::new(file, &path)),
+                    Kind::InPlace(path),
+                ))
             }
             _ => {
                 remove_dead_temps(&path);
-                let tmp = temp_of(&path, std::process::id());
-                let file = File::create(&tmp).with_context(|| {
-                    format!("cannot create {} (to write {})", tmp.display(), target.display())
+                let tmp = topitop_files::temps::Temp::file(temp_of(&path, std::process::id()));
+                let file = File::create(tmp.path()).with_context(|| {
+                    format!(
+                        "cannot create {} (to write {})",
+                        tmp.path().display(),
+                        target.display()
+                    )
                 })?;
                 Ok(Output::new(
-                    Box::new(file),
+                    Box::new(Named::new(file, &path)),
                     Kind::Atomic {
                         path,
                         tmp,
@@ -96,10 +105,11 @@ impl Output {
             Kind::Stdout => Ok(None),
             Kind::InPlace(path) => Ok(Some(path.clone())),
             Kind::Atomic { path, tmp, done } => {
-                File::open(&*tmp)
+                File::open(tmp.path())
                     .and_then(|f| f.sync_all())
-                    .with_context(|| format!("cannot sync {}", tmp.display()))?;
-                std::fs::rename(&*tmp, &*path).with_context(|| format!("cannot write {}", path.display()))?;
+                    .with_context(|| format!("cannot sync {}", tmp.path().display()))?;
+                tmp.commit(|t| std::fs::rename(t, &*path))
+                    .with_context(|| format!("cannot write {}", path.display()))?;
                 *done = true;
                 Ok(Some(path.clone()))
             }
@@ -110,8 +120,36 @@ impl Output {
 impl Drop for Output {
     fn drop(&mut self) {
         if let Kind::Atomic { tmp, done: false, .. } = &self.kind {
-            let _ = std::fs::remove_file(tmp);
+            let _ = std::fs::remove_file(tmp.path());
         }
+    }
+}
+
+/// A file whose write errors name the output they are for ("No space left
+/// on device" alone does not say where), keeping their kind.
+struct Named {
+    file: File,
+    path: PathBuf,
+}
+
+impl Named {
+    fn new(file: File, path: &Path) -> Named {
+        Named {
+            file,
+            path: path.to_path_buf(),
+        }
+    }
+}
+
+impl Write for Named {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file
+            .write(buf)
+            .map_err(|e| topitop_files::named(&self.path, e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush().map_err(|e| topitop_files::named(&self.path, e))
     }
 }
 
@@ -201,7 +239,7 @@ mod tests {
         let d = dir("atomic");
         let target = d.join("t.tsv");
         std::fs::write(&target, "old").unwrap();
-        let mut o = Output::open(Some(&target)).unwrap();
+        let mut o = Output::open(Some(&target), &[]).unwrap();
         o.writer().write_all(b"new").unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
         o.finish().unwrap();
@@ -214,7 +252,7 @@ mod tests {
         let d = dir("failed");
         let target = d.join("t.tsv");
         std::fs::write(&target, "old").unwrap();
-        let mut o = Output::open(Some(&target)).unwrap();
+        let mut o = Output::open(Some(&target), &[]).unwrap();
         o.writer().write_all(b"half").unwrap();
         drop(o);
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
@@ -226,7 +264,7 @@ mod tests {
         let d = dir("link");
         std::fs::write(d.join("real.tsv"), "old").unwrap();
         std::os::unix::fs::symlink("real.tsv", d.join("link.tsv")).unwrap();
-        let mut o = Output::open(Some(&d.join("link.tsv"))).unwrap();
+        let mut o = Output::open(Some(&d.join("link.tsv")), &[]).unwrap();
         o.writer().write_all(b"new").unwrap();
         o.finish().unwrap();
         let m = std::fs::symlink_metadata(d.join("link.tsv")).unwrap();
@@ -236,9 +274,27 @@ mod tests {
     }
 
     #[test]
+    fn an_input_is_refused_by_any_name() {
+        let d = dir("input");
+        let input = d.join("a.db");
+        std::fs::write(&input, "db").unwrap();
+        std::os::unix::fs::symlink("a.db", d.join("link")).unwrap();
+        std::fs::hard_link(&input, d.join("hard")).unwrap();
+        for name in ["a.db", "link", "hard"] {
+            let e = Output::open(Some(&d.join(name)), &[&input])
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(e.contains("is the input"), "{name}: {e}");
+        }
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), "db");
+        assert_eq!(names(&d), ["a.db", "hard", "link"]);
+    }
+
+    #[test]
     fn a_directory_is_refused() {
         let d = dir("dir");
-        let e = Output::open(Some(&d)).err().unwrap().to_string();
+        let e = Output::open(Some(&d), &[]).err().unwrap().to_string();
         assert!(e.contains("is a directory"), "{e}");
     }
 

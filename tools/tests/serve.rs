@@ -1267,3 +1267,31 @@ fn a_database_overwritten_in_place_even_truncated_never_stops_the_server() {
     drop(server);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_fifo_or_a_device_in_place_of_a_database_never_stops_reloading() {
+    let dir = temp_dir("fifo-reload");
+    let regular = db_file(&dir, "topitop_v1_0");
+    std::fs::copy(db_file(shared(), "topitop_v1_0"), &regular).unwrap();
+    let server = Server::start(&dir, "serve", &[]);
+    let a = server.addr;
+    // A FIFO where the served file was: refused at once, the copy in
+    // memory still served (before, one worker blocked on it for good).
+    std::fs::remove_file(&regular).unwrap();
+    assert!(Command::new("mkfifo").arg(&regular).status().unwrap().success());
+    wait_for_log(&server, "not a regular file", 1);
+    // A symbolic link to /dev/zero for another variant: refused, unread.
+    std::os::unix::fs::symlink("/dev/zero", db_file(&dir, "topitop_v0_0")).unwrap();
+    wait_for_log(&server, "not a regular file", 2);
+    // Reloading goes on: a new variant's file is picked up, and so is a
+    // valid file in place of the FIFO.
+    std::fs::copy(db_file(shared(), "topitop_v1_4"), db_file(&dir, "topitop_v1_4")).unwrap();
+    wait_for_log(&server, "now serving", 1);
+    std::fs::remove_file(&regular).unwrap();
+    std::fs::copy(db_file(shared(), "topitop_v1_0"), &regular).unwrap();
+    wait_for_log(&server, "reloaded", 1);
+    assert_eq!(get(a, "/topitop/regular/positions/?p=1_---------").status, 200);
+    assert_eq!(get(a, "/topitop/misere/positions/?p=1_---------").status, 200);
+    drop(server);
+    std::fs::remove_dir_all(&dir).ok();
+}

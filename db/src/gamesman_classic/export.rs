@@ -165,7 +165,9 @@ pub fn export(
     let mut tiers = solved_tiers(solution.rules().budget());
     tiers.sort_by_key(|t| std::cmp::Reverse(t.size()));
     let slots: u64 = tiers.iter().map(|t| t.size()).sum();
-    std::fs::create_dir_all(data_dir).map_err(io(data_dir))?;
+    // The data directory itself may be made, but not missing parents: a
+    // mistyped path is refused rather than grown into a tree.
+    topitop_files::ensure_dir(data_dir).map_err(io(data_dir))?;
     let folder = data_dir.join(folder_name(option));
     let temp = TempFolder::create(data_dir, &folder_name(option))?;
     let done = AtomicU64::new(0);
@@ -240,6 +242,8 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
 struct TempFolder {
     path: PathBuf,
     kept: bool,
+    /// Registered for removal should a signal end the process.
+    registered: topitop_files::temps::Temp,
 }
 
 impl TempFolder {
@@ -248,12 +252,17 @@ impl TempFolder {
     /// removed first).
     fn create(parent: &Path, name: &str) -> Result<TempFolder, ExportError> {
         let path = parent.join(format!(".{name}.tmp.{}", std::process::id()));
+        let registered = topitop_files::temps::Temp::folder(&path);
         if path.exists() {
             std::fs::remove_dir_all(&path).map_err(io(&path))?;
         }
         let lookup = path.join("lookup");
         std::fs::create_dir_all(&lookup).map_err(io(&lookup))?;
-        Ok(TempFolder { path, kept: false })
+        Ok(TempFolder {
+            path,
+            kept: false,
+            registered,
+        })
     }
 
     /// Syncs the folder and renames it to `target`, first moving an
@@ -264,22 +273,32 @@ impl TempFolder {
         }
         let parent = target.parent().unwrap_or(Path::new("."));
         let old = self.path.with_extension(format!("old.{}", std::process::id()));
+        let aside = topitop_files::temps::Temp::folder(&old);
         let had_old = target.exists();
-        if had_old {
-            std::fs::rename(target, &old).map_err(io(target))?;
-        }
-        if let Err(e) = std::fs::rename(&self.path, target) {
-            if had_old {
-                // Put the previous folder back; the new one is removed on drop.
-                let _ = std::fs::rename(&old, target);
-            }
-            return Err(io(target)(e));
-        }
+        // Signals wait while the folders swap: one arriving before removes
+        // the new folder and leaves the old in place, one after finds both
+        // in place.
+        self.registered
+            .commit(|new| {
+                if had_old {
+                    std::fs::rename(target, &old)?;
+                }
+                if let Err(e) = std::fs::rename(new, target) {
+                    if had_old {
+                        // Put the previous folder back; the new one is removed on drop.
+                        let _ = std::fs::rename(&old, target);
+                    }
+                    return Err(e);
+                }
+                Ok(())
+            })
+            .map_err(io(target))?;
         self.kept = true;
         sync_dir(parent)?;
         if had_old {
             std::fs::remove_dir_all(&old).map_err(io(&old))?;
         }
+        drop(aside);
         Ok(())
     }
 }

@@ -1,7 +1,6 @@
 //! Reading GamesmanClassic's tier files: finding them in a directory and
 //! decompressing one whole (all its gzip members).
 
-use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -32,6 +31,18 @@ pub fn find_tier_files(dir: &Path) -> Result<Vec<TierFile>, DbError> {
         let path = path.to_path_buf();
         move |source| DbError::Io { path, source }
     };
+    // A missing or wrong path is named as such, not as a folder without
+    // tier files.
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(m) => {
+            return Err(io(dir)(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                format!("{}, not a directory of tier files", topitop_files::describe(&m)),
+            )))
+        }
+        Err(e) => return Err(io(dir)(e)),
+    }
     let mut dirs = vec![dir.to_path_buf()];
     for base in [dir.to_path_buf(), dir.join("data")] {
         if let Ok(entries) = std::fs::read_dir(&base) {
@@ -93,7 +104,7 @@ pub fn read_tier_file(path: &Path, expected_size: u64) -> Result<Vec<u16>, DbErr
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(io)?;
+    let file = topitop_files::open_regular(path).map_err(io)?;
     let mut z = MultiGzDecoder::new(BufReader::new(file));
     let mut head = [0u8; HEADER_BYTES];
     z.read_exact(&mut head).map_err(io)?;

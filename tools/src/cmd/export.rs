@@ -75,8 +75,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.format == Format::Parquet {
         parquet::check_target(args.out.as_deref())?;
     }
-    // Before any work: a directory is refused, a FIFO opened.
-    let mut output = Output::open(args.out.as_deref())?;
+    // Before any work: a directory or the database itself is refused, a
+    // FIFO opened.
+    let mut output = Output::open(args.out.as_deref(), &[&args.db.path()?])?;
     let db = args.db.open()?;
     let values: Vec<Value> = args
         .value

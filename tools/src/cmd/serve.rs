@@ -88,10 +88,13 @@ fn serve(args: Args) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr()?;
-        // Tests and scripts read this line to find the port.
+        // Tests and scripts read this line to find the port. A closed
+        // standard output (`serve | true`) does not stop the server: the
+        // log on standard error says where it listens.
         let mut out = std::io::stdout().lock();
-        writeln!(out, "listening on http://{addr}/")?;
-        out.flush()?;
+        if let Err(e) = writeln!(out, "listening on http://{addr}/").and_then(|()| out.flush()) {
+            tracing::warn!(error = %e, "cannot print the address on standard output; serving anyway");
+        }
         drop(out);
         tracing::info!(%addr, variants = %app.variant_ids().join(","), "listening");
         if args.reload_interval > 0 {

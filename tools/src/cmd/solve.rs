@@ -1,13 +1,14 @@
 //! `topitop solve`: solve every position and write the result.
 
 use std::fs::{File, TryLockError};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use topitop_db::CheckpointDir;
 use topitop_game::{Budget, Rules, Ruleset, Variant};
 use topitop_solver::usage::cpu_time;
-use topitop_solver::{estimate_memory, solve_together, SolveOptions};
+use topitop_solver::{estimate_disk, estimate_memory, solve_together, SolveOptions};
 use topitop_table::{Checkpoint, Solution};
 
 use crate::common::RulesArgs;
@@ -94,7 +95,11 @@ impl Target {
             .map(|((&rules, path), lock)| {
                 topitop_db::remove_stale_temps(&path)?;
                 let checkpoints =
-                    CheckpointDir::open(path.with_extension("ckpt"), symmetric)?.with_grace(grace);
+                    CheckpointDir::open(path.with_extension("ckpt"), &made_from(rules, symmetric))?
+                        .with_grace(grace);
+                for w in checkpoints.warnings() {
+                    eprintln!("topitop: warning: {w}");
+                }
                 Ok(Target {
                     rules,
                     path,
@@ -106,10 +111,24 @@ impl Target {
     }
 }
 
+/// What a solve of `rules` is made from, as its checkpoints record it:
+/// anything that changes a record. A checkpoint made from anything else is
+/// never resumed, so a build of the program with other code (its version
+/// and commit) starts afresh rather than trust what another build solved.
+fn made_from(rules: Rules, symmetric: bool) -> String {
+    format!(
+        "game topitop; rules {}; budget {}; symmetry {}; program topitop {}",
+        rules.ruleset(),
+        rules.budget(),
+        if symmetric { "on" } else { "off" },
+        env!("TOPITOP_VERSION")
+    )
+}
+
 /// Runs `solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rules: Vec<Rules> = if args.all {
-        let budget: Budget = args.rules.budget.parse()?;
+        let budget: Budget = args.rules.budget()?;
         Variant::all()
             .map(Ruleset::V1)
             .chain([Ruleset::V0])
@@ -126,8 +145,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         rules.len(),
         args.ignore_memory_estimate,
     )?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", args.out.display()))?;
+    create_out_dir(&args.out)?;
+    check_space(&args.out, &rules, symmetric)?;
     let grace = Duration::from_secs(args.checkpoint_after);
     let mut targets = Target::claim_all(&args.out, &rules, symmetric, grace)?;
     let start = Instant::now();
@@ -150,6 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|(a, b)| b.saturating_sub(a).as_secs_f64()),
     };
     let several = rules.len() > 1;
+    let mut out = std::io::stdout().lock();
     for (target, solution) in targets.into_iter().zip(&solutions) {
         let bar = CountBar::new(&format!("writing {}", target.rules.ruleset()), "blocks");
         let written = topitop_db::write(
@@ -162,12 +182,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             |d, t| bar.set(d, t),
         )?;
         bar.finish();
-        if target.checkpoints.resumed() > 0 {
-            println!(
-                "resumed {} finished tiers from checkpoints",
-                target.checkpoints.resumed()
-            );
-        }
+        let resumed = target.checkpoints.resumed();
+        // The database is in place: what it was made from goes before
+        // anything is printed, so a closed standard output leaves nothing.
         target.checkpoints.remove().map_err(|e| {
             anyhow::anyhow!(
                 "cannot remove the checkpoints after writing {}: {e}",
@@ -175,28 +192,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             )
         })?;
         target.lock.release();
-        report(solution, &written.header, (!several).then_some(timing));
-        println!(
+        if resumed > 0 {
+            writeln!(out, "resumed {resumed} finished tiers from checkpoints")?;
+        }
+        report(&mut out, solution, &written.header, (!several).then_some(timing))?;
+        writeln!(
+            out,
             "wrote {} ({:.1} MB, {} records in {} blocks)",
             target.path.display(),
             written.bytes as f64 / 1e6,
             written.header.records,
             written.header.blocks
-        );
+        )?;
         if several {
-            println!();
+            writeln!(out)?;
         }
     }
     if several {
         let positions: u64 = solutions.iter().map(|s| s.index().len()).sum();
-        println!(
+        writeln!(
+            out,
             "solved {} rulesets together in {:.1} s{} ({:.1} M records/s)",
             rules.len(),
             timing.secs,
             timing.cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s")),
             positions as f64 / timing.secs / 1e6
-        );
+        )?;
     }
+    out.flush()?;
     Ok(())
 }
 
@@ -212,7 +235,12 @@ struct Timing {
 /// remoteness from the `header` its database was written with. The counts
 /// are of positions of play, as `stats` and `export` count them; the other
 /// stored states are named apart.
-fn report(solution: &Solution, header: &topitop_db::Header, timing: Option<Timing>) {
+fn report(
+    out: &mut impl Write,
+    solution: &Solution,
+    header: &topitop_db::Header,
+    timing: Option<Timing>,
+) -> std::io::Result<()> {
     let rules = solution.rules();
     let symmetric = header.symmetric;
     let all = header.counts;
@@ -220,11 +248,12 @@ fn report(solution: &Solution, header: &topitop_db::Header, timing: Option<Timin
     let counts: [u64; 4] = std::array::from_fn(|k| all[k] - unplayable[k]);
     let solved: u64 = counts.iter().sum();
     let start_rec = solution.get(rules.start()).expect("the start is indexable");
-    println!(
+    writeln!(
+        out,
         "rules {} budget {} symmetry {symmetric}",
         rules.ruleset(),
         rules.budget(),
-    );
+    )?;
     let time = timing.map_or(String::new(), |t| {
         format!(
             " in {:.1} s{} ({:.1} M positions/s)",
@@ -233,24 +262,27 @@ fn report(solution: &Solution, header: &topitop_db::Header, timing: Option<Timin
             solved as f64 / t.secs / 1e6
         )
     });
-    println!(
+    writeln!(
+        out,
         "solved {solved} positions{}{time}",
         if symmetric {
             " (one per symmetry class)"
         } else {
             ""
         },
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "by value: {} win, {} lose, {} tie, {} draw",
         counts[0], counts[1], counts[2], counts[3]
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "also solved {} states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
         unplayable.iter().sum::<u64>()
-    );
-    println!("start position {}: {start_rec}", rules.start());
-    println!("largest remoteness: {}", header.max_remoteness);
+    )?;
+    writeln!(out, "start position {}: {start_rec}", rules.start())?;
+    writeln!(out, "largest remoteness: {}", header.max_remoteness)
 }
 
 /// Refuses a solve whose estimated peak memory exceeds what the machine
@@ -286,10 +318,13 @@ fn available_memory() -> Option<u64> {
 }
 
 /// The lock that keeps two solves from writing one database (and its
-/// checkpoints) at once: an exclusive lock on `<database>.lock`.
+/// checkpoints) at once: an exclusive lock on `<database>.lock`. The file
+/// goes when the lock is let go, on success, on an error or on a signal.
 struct SolveLock {
     path: PathBuf,
     _file: File,
+    /// Registered for removal should a signal end the process.
+    _registered: topitop_files::temps::Temp,
 }
 
 impl SolveLock {
@@ -298,6 +333,7 @@ impl SolveLock {
         let mut name = target.file_name().unwrap_or_default().to_os_string();
         name.push(".lock");
         let path = target.with_file_name(name);
+        let registered = topitop_files::temps::Temp::file(&path);
         let file = File::options()
             .create(true)
             .truncate(false)
@@ -305,12 +341,20 @@ impl SolveLock {
             .open(&path)
             .map_err(|e| anyhow::anyhow!("cannot create the lock file {}: {e}", path.display()))?;
         match file.try_lock() {
-            Ok(()) => Ok(SolveLock { path, _file: file }),
-            Err(TryLockError::WouldBlock) => anyhow::bail!(
-                "another solve is writing {} (it holds {}); wait for it to finish",
-                target.display(),
-                path.display()
-            ),
+            Ok(()) => Ok(SolveLock {
+                path,
+                _file: file,
+                _registered: registered,
+            }),
+            Err(TryLockError::WouldBlock) => {
+                // Another solve's lock file: never ours to remove.
+                drop(registered);
+                anyhow::bail!(
+                    "another solve is writing {} (it holds {}); wait for it to finish",
+                    target.display(),
+                    path.display()
+                )
+            }
             Err(TryLockError::Error(e)) => {
                 anyhow::bail!("cannot lock {}: {e}", path.display())
             }
@@ -318,7 +362,40 @@ impl SolveLock {
     }
 
     /// Removes the lock file, then lets go of the lock.
-    fn release(self) {
+    fn release(self) {}
+}
+
+impl Drop for SolveLock {
+    fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// Makes the output folder: its parents too (as before), but with an error
+/// that says what is in the way (a file, a symbolic-link loop).
+fn create_out_dir(out: &Path) -> anyhow::Result<()> {
+    match std::fs::metadata(out) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => anyhow::bail!(
+            "--out {} is {}: solve writes its database into a folder",
+            out.display(),
+            topitop_files::describe(&m)
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", out.display()))
+        }
+        Err(e) => anyhow::bail!("cannot use --out {}: {e}", out.display()),
+    }
+}
+
+/// Refuses a solve onto a file system without the room for what it
+/// writes ([`estimate_disk`]: checkpoints, then the databases), before any
+/// work rather than after it.
+fn check_space(out: &Path, rules: &[Rules], symmetric: bool) -> anyhow::Result<()> {
+    let need = estimate_disk(rules[0].budget(), symmetric, rules.len());
+    Ok(topitop_files::ensure_space(
+        out,
+        need,
+        "this solve (checkpoints, then the database)",
+    )?)
 }

@@ -207,7 +207,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report_out = args
         .report
         .as_deref()
-        .map(|p| Output::open(Some(p)))
+        .map(|p| Output::open(Some(p), &[db.path()]))
         .transpose()?;
     let detail = report_out.is_some();
     let (totals, breakdown) = fold_groups(

@@ -1,6 +1,8 @@
 //! `topitop verify`: check a database's checksums, then re-check every
 //! record against forward move generation.
 
+use std::io::Write;
+
 use topitop_solver::verify::verify;
 
 use crate::common::DbArgs;
@@ -27,7 +29,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     crate::common::init_threads(args.threads)?;
     let db = args.db.open()?;
     let h = db.header();
-    println!(
+    // A closed standard output ends the check (see main's CUT_SHORT).
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "{}: rules {} budget {}, {} records in {} blocks, written by {}",
         db.path().display(),
         h.rules.ruleset(),
@@ -35,11 +40,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         h.records,
         h.blocks,
         h.solver
-    );
+    )?;
     let bar = CountBar::new("checksums", "blocks");
     db.verify_blocks(|d, t| bar.set(d as u64, t as u64))?;
     bar.finish();
-    println!("checksums: header, block table and {} blocks intact", h.blocks);
+    writeln!(
+        out,
+        "checksums: header, block table and {} blocks intact",
+        h.blocks
+    )?;
     if args.checksums_only {
         return Ok(());
     }
@@ -47,13 +56,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let solution = db.to_solution(|d, t| bar.set(d as u64, t as u64))?;
     bar.finish();
     let report = verify(&solution, args.show);
-    println!(
+    writeln!(
+        out,
         "checked {} positions: {} violations",
         report.checked, report.violations
-    );
+    )?;
     for v in &report.examples {
-        println!("  {}  stored {}  {}", v.position, v.record, v.reason);
+        writeln!(out, "  {}  stored {}  {}", v.position, v.record, v.reason)?;
     }
+    out.flush()?;
     anyhow::ensure!(
         report.violations == 0,
         "{} positions break the Bellman conditions",

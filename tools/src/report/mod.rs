@@ -567,7 +567,7 @@ mod tests {
         let path = dir.join("r.html");
         std::fs::write(&path, "old").unwrap();
         sample()
-            .write_to(crate::output::Output::open(Some(&path)).unwrap())
+            .write_to(crate::output::Output::open(Some(&path), &[]).unwrap())
             .unwrap();
         assert!(std::fs::read_to_string(&path)
             .unwrap()

@@ -58,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let report = args
                 .report
                 .as_deref()
-                .map(|p| Output::open(Some(p)))
+                .map(|p| Output::open(Some(p), &[a.as_path(), b.as_path()]))
                 .transpose()?;
             let (da, db) = (open_db(a)?, open_db(b)?);
             let comparison = explain::compare(&da, &db, args.examples.unwrap_or(3))?;

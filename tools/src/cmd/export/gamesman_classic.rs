@@ -28,10 +28,22 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if args.db.db.is_none() && args.db.rules.rules()?.ruleset() == Ruleset::V0 {
         return Err(ExportError::NoLayout.into());
     }
+    // Before any work: the data directory may be made, its parents not.
+    topitop_files::ensure_dir(dir)?;
     let start = Instant::now();
     let db = args.db.open()?;
     let rules = db.rules();
-    option_of(rules)?;
+    let option = option_of(rules)?;
+    // The tier folder is replaced whole: the database must not be in it.
+    let folder = dir.join(topitop_db::gamesman_classic::folder_name(option));
+    if let (Ok(folder), Ok(input)) = (folder.canonicalize(), db.path().canonicalize()) {
+        anyhow::ensure!(
+            !input.starts_with(&folder),
+            "{} is inside {}, which the export replaces whole: choose another -o",
+            db.path().display(),
+            folder.display()
+        );
+    }
     if !rules.budget().is_standard() {
         eprintln!(
             "note: GamesmanClassic plays only the standard budget; these are the files its module \

@@ -1,0 +1,190 @@
+//! Temporary files and folders that a signal must not leave behind.
+//!
+//! Every command writes its outputs beside their targets under temporary
+//! names and renames them into place when complete. A [`Temp`] registers
+//! such a name while it exists; [`remove_on_signals`] starts a thread that,
+//! when SIGINT, SIGTERM or SIGHUP arrives, removes every registered name and
+//! ends the process with status 128 + the signal's number, as a shell
+//! reports a process the signal killed. The registry is process-wide
+//! because signals are: it is the one piece of global state, and it only
+//! ever holds paths.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+/// The registered names, by registration number.
+static LIVE: Mutex<BTreeMap<u64, (PathBuf, bool)>> = Mutex::new(BTreeMap::new());
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+fn live() -> MutexGuard<'static, BTreeMap<u64, (PathBuf, bool)>> {
+    LIVE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A temporary name registered for removal on a signal. Dropping it only
+/// takes it off the register: removing the file on an error is its
+/// owner's work, as before.
+#[derive(Debug)]
+pub struct Temp {
+    id: u64,
+    path: PathBuf,
+}
+
+impl Temp {
+    /// Registers the temporary file `path` (call it before creating it).
+    pub fn file(path: impl Into<PathBuf>) -> Temp {
+        Temp::register(path.into(), false)
+    }
+
+    /// Registers the temporary folder `path`, removed with its contents.
+    pub fn folder(path: impl Into<PathBuf>) -> Temp {
+        Temp::register(path.into(), true)
+    }
+
+    fn register(path: PathBuf, folder: bool) -> Temp {
+        let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        live().insert(id, (path.clone(), folder));
+        Temp { id, path }
+    }
+
+    /// The registered name.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `keep` (the rename that puts the temporary in place) with
+    /// signals held off, and takes the name off the register if it
+    /// succeeds: a signal arrives either before (the temporary is removed)
+    /// or after (the output is complete), never between.
+    ///
+    /// # Errors
+    /// Those of `keep`; the name stays registered.
+    pub fn commit<T>(&self, keep: impl FnOnce(&Path) -> std::io::Result<T>) -> std::io::Result<T> {
+        let mut live = live();
+        let kept = keep(&self.path)?;
+        live.remove(&self.id);
+        Ok(kept)
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        live().remove(&self.id);
+    }
+}
+
+/// The names registered now (for tests).
+pub fn registered() -> Vec<PathBuf> {
+    live().values().map(|(p, _)| p.clone()).collect()
+}
+
+/// Removes every registered name; returns how many were there.
+fn remove_all(live: &BTreeMap<u64, (PathBuf, bool)>) -> usize {
+    let mut removed = 0;
+    for (path, folder) in live.values() {
+        let gone = if *folder {
+            remove_folder(path)
+        } else {
+            std::fs::remove_file(path)
+        };
+        removed += usize::from(gone.is_ok());
+    }
+    removed
+}
+
+/// Removes a folder that other threads may still be writing into: renamed
+/// first, so that no new file can be made in it by its name, then removed.
+fn remove_folder(path: &Path) -> std::io::Result<()> {
+    let mut doomed = path.as_os_str().to_os_string();
+    doomed.push(".removing");
+    let doomed = PathBuf::from(doomed);
+    std::fs::rename(path, &doomed)?;
+    let mut result = std::fs::remove_dir_all(&doomed);
+    for _ in 0..10 {
+        if result.is_ok() {
+            break;
+        }
+        // A file being made as the folder was renamed: once more.
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        result = std::fs::remove_dir_all(&doomed);
+    }
+    result
+}
+
+/// Starts the thread that, on SIGINT, SIGTERM or SIGHUP, removes every
+/// registered temporary and ends the process with status 128 + signal.
+/// A command that handles signals itself (a server shutting down
+/// gracefully) does not call this.
+///
+/// # Errors
+/// The handlers cannot be installed or the thread cannot start.
+pub fn remove_on_signals() -> std::io::Result<()> {
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                // Held until the process ends: no rename starts after this.
+                let live = live();
+                let removed = remove_all(&live);
+                let name = match signal {
+                    SIGINT => "SIGINT",
+                    SIGTERM => "SIGTERM",
+                    _ => "SIGHUP",
+                };
+                let note = if removed > 0 {
+                    format!("; removed {removed} unfinished output(s)")
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(std::io::stderr(), "interrupted by {name}{note}");
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_registered_until_committed_or_dropped() {
+        let d = tempfile::tempdir().unwrap();
+        let a = Temp::file(d.path().join("a.tmp"));
+        let b = Temp::folder(d.path().join("b.tmp"));
+        assert!(registered().contains(&d.path().join("a.tmp")));
+        std::fs::write(a.path(), "x").unwrap();
+        a.commit(|p| std::fs::rename(p, d.path().join("a"))).unwrap();
+        assert!(!registered().contains(&d.path().join("a.tmp")));
+        assert!(registered().contains(&d.path().join("b.tmp")));
+        drop(b);
+        assert!(!registered().contains(&d.path().join("b.tmp")));
+    }
+
+    #[test]
+    fn a_failed_commit_stays_registered() {
+        let d = tempfile::tempdir().unwrap();
+        let a = Temp::file(d.path().join("never.tmp"));
+        assert!(a.commit(|p| std::fs::rename(p, d.path().join("x"))).is_err());
+        assert!(registered().contains(&d.path().join("never.tmp")));
+    }
+
+    #[test]
+    fn removing_takes_files_and_folders() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("f"), "x").unwrap();
+        std::fs::create_dir_all(d.path().join("g/h")).unwrap();
+        let mut map = BTreeMap::new();
+        map.insert(0, (d.path().join("f"), false));
+        map.insert(1, (d.path().join("g"), true));
+        map.insert(2, (d.path().join("absent"), false));
+        assert_eq!(remove_all(&map), 2);
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+    }
+}
