@@ -13,6 +13,7 @@
 //! it returns are the shared vocabulary of `topitop-table`; storing them is
 //! `topitop-db`'s business.
 
+pub mod loop_free;
 mod memory;
 mod order;
 mod solve;

@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod game;
 pub mod groups;
 pub mod notation;
 pub mod piece;

@@ -1,0 +1,127 @@
+//! The game interface: everything the shared crates may know of a game.
+//!
+//! Modelled on GamesmanOne's split (its tier solver API and UWAPI):
+//!
+//! * [`Game`], required of every game: the start, moves, playing a move,
+//!   the primitive value, legality, and position and move strings. A
+//!   position is the game's own type, never an index: an 8×8 Topolo tier
+//!   has more positions than a `u128` counts, and such boards are played
+//!   and queried, never indexed. Optional, with defaults: the canonical
+//!   position under the game's symmetries.
+//! * [`Tiered`], required only for solving: the tiers, each tier's size,
+//!   position ⇄ index inside a tier, and each tier's child tiers. Optional:
+//!   the tier type (loop-free unless said otherwise).
+//!
+//! A game crate implements these; the shared crates take any `G: Game` or
+//! `G: Tiered`. Values are from the view of the player to move.
+#![forbid(unsafe_code)]
+
+mod record;
+
+pub use record::{Record, Value, MAX_REMOTENESS};
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// What every game provides.
+pub trait Game: Send + Sync {
+    /// A position: the game's own type.
+    type Position: Copy + Eq + Hash + Ord + Debug + Send + Sync;
+    /// A move.
+    type Move: Copy + Eq + Debug + Send + Sync;
+
+    /// The game's name in commands, files and URLs, e.g. `topolo`.
+    fn name(&self) -> &'static str;
+
+    /// The variant being played, as the database file names it, e.g.
+    /// `3x4` or `3x4_size-only`.
+    fn variant(&self) -> String;
+
+    /// The position play starts from.
+    fn start(&self) -> Self::Position;
+
+    /// Every legal move of `pos`; none when the game is over.
+    fn moves(&self, pos: &Self::Position) -> Vec<Self::Move>;
+
+    /// The position after `mv`, a legal move of `pos`.
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// The value of `pos` for the player to move if the game is over there
+    /// (a primitive position), else `None`.
+    fn primitive(&self, pos: &Self::Position) -> Option<Value>;
+
+    /// Why `pos` is not a position play reaches, if it is not.
+    ///
+    /// # Errors
+    /// The rule it breaks, in words.
+    fn check(&self, pos: &Self::Position) -> Result<(), String>;
+
+    /// The position a string names, checked with [`Game::check`].
+    ///
+    /// # Errors
+    /// A malformed or unreachable string, with the reason.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, String>;
+
+    /// The string of `pos`.
+    fn format_position(&self, pos: &Self::Position) -> String;
+
+    /// The move a string names in `pos`, checked to be legal there.
+    ///
+    /// # Errors
+    /// A malformed or illegal move, with the reason.
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, String>;
+
+    /// The string of `mv`.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Optional: the representative of `pos`'s symmetry class. Every
+    /// position of a class has the same value and remoteness. By default
+    /// a game has no symmetries.
+    fn canonical(&self, pos: &Self::Position) -> Self::Position {
+        *pos
+    }
+}
+
+/// How the positions of a tier can move between each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TierType {
+    /// No move stays within the tier: every move leads to a child tier.
+    LoopFree,
+    /// Moves may stay within the tier, and cycles are possible.
+    Loopy,
+}
+
+/// What solving needs of a game besides [`Game`]: positions grouped in
+/// tiers, each indexed densely.
+pub trait Tiered: Game {
+    /// A tier's name.
+    type Tier: Copy + Eq + Hash + Ord + Debug + Send + Sync;
+
+    /// Every tier.
+    fn tiers(&self) -> Vec<Self::Tier>;
+
+    /// The tier of `pos`.
+    fn tier_of(&self, pos: &Self::Position) -> Self::Tier;
+
+    /// The number of indices of `tier` (every position of the tier has one
+    /// below it; some indices may name no position of play).
+    fn tier_size(&self, tier: Self::Tier) -> u64;
+
+    /// The index of `pos` inside its tier.
+    fn index(&self, pos: &Self::Position) -> u64;
+
+    /// The position at `index` of `tier`, or `None` if that index names no
+    /// position of play.
+    fn position(&self, tier: Self::Tier, index: u64) -> Option<Self::Position>;
+
+    /// The tiers the moves of `tier`'s positions lead to.
+    fn child_tiers(&self, tier: Self::Tier) -> Vec<Self::Tier>;
+
+    /// A tier's name for files and progress, e.g. `r4.1.0-b3.1.0`.
+    fn tier_name(&self, tier: Self::Tier) -> String;
+
+    /// Optional: how positions move within `tier` (loop-free by default).
+    fn tier_type(&self, _tier: Self::Tier) -> TierType {
+        TierType::LoopFree
+    }
+}

@@ -1,0 +1,199 @@
+//! The framework's generic solver for loop-free tiered games: any game
+//! behind [`Tiered`] whose moves always lead to another tier. Tiers are
+//! solved children first; inside a tier every position is solved at once
+//! from its children's records, on all cores.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use topitop_interface::{Record, Tiered, Value};
+
+/// Why a loop-free solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LoopFreeError {
+    /// The tier graph has a cycle: the game is not loop-free.
+    #[error("tier {0} leads back to itself: the game is not loop-free, and this solver solves only loop-free games")]
+    Cycle(String),
+    /// A position with no move that is not primitive.
+    #[error("position {0} has no move but is not primitive: the game's rules are incomplete")]
+    Stuck(String),
+    /// A move leads to a position whose tier is not a child tier.
+    #[error("a move from {from} leads to {to}, whose tier is not among {from}'s child tiers")]
+    Escaped {
+        /// The position moved from.
+        from: String,
+        /// The position reached.
+        to: String,
+    },
+}
+
+/// Every tier's records: the result of [`solve_loop_free`].
+pub struct LoopFreeSolution<T> {
+    records: HashMap<T, Vec<Record>>,
+    symmetric: bool,
+}
+
+impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
+    /// The record of `pos` (through its canonical form when the solve used
+    /// symmetry), or [`Record::NONE`] for a position outside every tier.
+    pub fn get<G: Tiered<Tier = T>>(&self, game: &G, pos: &G::Position) -> Record {
+        let pos = if self.symmetric { game.canonical(pos) } else { *pos };
+        self.records
+            .get(&game.tier_of(&pos))
+            .and_then(|r| usize::try_from(game.index(&pos)).ok().and_then(|i| r.get(i)))
+            .copied()
+            .unwrap_or(Record::NONE)
+    }
+
+    /// The records of `tier`, by index.
+    pub fn tier(&self, tier: T) -> Option<&[Record]> {
+        self.records.get(&tier).map(Vec::as_slice)
+    }
+
+    /// The tiers solved, in order.
+    pub fn tiers(&self) -> Vec<T> {
+        let mut t: Vec<T> = self.records.keys().copied().collect();
+        t.sort();
+        t
+    }
+
+    /// True when only canonical positions were solved.
+    pub fn is_symmetric(&self) -> bool {
+        self.symmetric
+    }
+}
+
+/// The tiers of `game` ordered children first.
+///
+/// # Errors
+/// A cycle among the tiers.
+pub fn children_first<G: Tiered>(game: &G) -> Result<Vec<G::Tier>, LoopFreeError> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Open,
+        Done,
+    }
+    let mut marks: HashMap<G::Tier, Mark> = HashMap::new();
+    let mut order = Vec::new();
+    for root in game.tiers() {
+        if marks.contains_key(&root) {
+            continue;
+        }
+        // Depth first, without recursion: (tier, children listed yet).
+        let mut stack = vec![(root, false)];
+        while let Some((t, expanded)) = stack.pop() {
+            if expanded {
+                marks.insert(t, Mark::Done);
+                order.push(t);
+                continue;
+            }
+            match marks.get(&t) {
+                Some(Mark::Done) => continue,
+                Some(Mark::Open) => return Err(LoopFreeError::Cycle(game.tier_name(t))),
+                None => {}
+            }
+            marks.insert(t, Mark::Open);
+            stack.push((t, true));
+            for c in game.child_tiers(t) {
+                match marks.get(&c) {
+                    Some(Mark::Open) => return Err(LoopFreeError::Cycle(game.tier_name(c))),
+                    Some(Mark::Done) => {}
+                    None => stack.push((c, false)),
+                }
+            }
+        }
+    }
+    Ok(order)
+}
+
+/// The record of a position from its children's records (each from the
+/// view of the child's player to move): a win through the quickest losing
+/// child, else a tie through the quickest tying child, else a draw, else a
+/// loss through the slowest winning child.
+pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
+    let (mut lose, mut tie, mut draw, mut win, mut any) =
+        (None::<u16>, None::<u16>, false, None::<u16>, false);
+    for c in children {
+        any = true;
+        match c.value() {
+            Some(Value::Lose) => lose = Some(lose.map_or(c.remoteness(), |r| r.min(c.remoteness()))),
+            Some(Value::Tie) => tie = Some(tie.map_or(c.remoteness(), |r| r.min(c.remoteness()))),
+            Some(Value::Draw) => draw = true,
+            Some(Value::Win) => win = Some(win.map_or(c.remoteness(), |r| r.max(c.remoteness()))),
+            None => {}
+        }
+    }
+    if !any {
+        return None;
+    }
+    Some(if let Some(r) = lose {
+        Record::new(Value::Win, r + 1)
+    } else if let Some(r) = tie {
+        Record::new(Value::Tie, r + 1)
+    } else if draw {
+        Record::new(Value::Draw, 0)
+    } else {
+        Record::new(Value::Lose, win.unwrap_or(0) + 1)
+    })
+}
+
+/// Solves every position of the loop-free tiered `game`: with `symmetric`,
+/// one position per symmetry class (the canonical one; the others' indices
+/// hold [`Record::NONE`]). Calls `progress(tiers done, tiers)` after each
+/// tier.
+///
+/// # Errors
+/// The tiers have a cycle, a move leaves the child tiers, or a position
+/// has no move but is not primitive.
+pub fn solve_loop_free<G: Tiered>(
+    game: &G,
+    symmetric: bool,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<LoopFreeSolution<G::Tier>, LoopFreeError> {
+    let order = children_first(game)?;
+    let mut solution = LoopFreeSolution {
+        records: HashMap::with_capacity(order.len()),
+        symmetric,
+    };
+    for (done, &tier) in order.iter().enumerate() {
+        let size = game.tier_size(tier);
+        let records = (0..size)
+            .into_par_iter()
+            .map(|i| solve_one(game, &solution, tier, i))
+            .collect::<Result<Vec<Record>, LoopFreeError>>()?;
+        solution.records.insert(tier, records);
+        progress(done + 1, order.len());
+    }
+    Ok(solution)
+}
+
+/// The record of index `i` of `tier`, from the solved child tiers.
+fn solve_one<G: Tiered>(
+    game: &G,
+    solved: &LoopFreeSolution<G::Tier>,
+    tier: G::Tier,
+    i: u64,
+) -> Result<Record, LoopFreeError> {
+    let Some(pos) = game.position(tier, i) else {
+        return Ok(Record::NONE);
+    };
+    if solved.symmetric && game.canonical(&pos) != pos {
+        return Ok(Record::NONE);
+    }
+    if let Some(v) = game.primitive(&pos) {
+        return Ok(Record::new(v, 0));
+    }
+    let mut children = Vec::new();
+    for mv in game.moves(&pos) {
+        let child = game.play(&pos, mv);
+        let rec = solved.get(game, &child);
+        if rec.value().is_none() {
+            return Err(LoopFreeError::Escaped {
+                from: game.format_position(&pos),
+                to: game.format_position(&child),
+            });
+        }
+        children.push(rec);
+    }
+    negamax(children).ok_or_else(|| LoopFreeError::Stuck(game.format_position(&pos)))
+}
