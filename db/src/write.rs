@@ -270,7 +270,7 @@ pub fn remove_stale_temps(path: &Path) -> Result<usize, DbError> {
 }
 
 /// `<path>.tmp.<pid>` beside the target, so the rename stays in one file system.
-fn temp_path(path: &Path) -> PathBuf {
+pub(crate) fn temp_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp.{}", std::process::id()));
     path.with_file_name(name)

@@ -74,6 +74,20 @@ pub trait Game: Send + Sync {
     /// The string of `mv`.
     fn format_move(&self, mv: Self::Move) -> String;
 
+    /// Optional: the players' names, first player first.
+    fn player_names(&self) -> [&'static str; 2] {
+        ["first", "second"]
+    }
+
+    /// Who moves in `pos`: 0 for the first player, 1 for the second.
+    fn player_to_move(&self, pos: &Self::Position) -> usize;
+
+    /// Optional: `pos` drawn for a person, several lines (the board, who
+    /// moves, what is left); by default its string.
+    fn show(&self, pos: &Self::Position) -> String {
+        self.format_position(pos)
+    }
+
     /// Optional: the representative of `pos`'s symmetry class. Every
     /// position of a class has the same value and remoteness. By default
     /// a game has no symmetries.

@@ -12,19 +12,50 @@ pub struct RulesArgs {
     /// rules) [default: v1].
     #[arg(long, value_name = "v0|v1")]
     pub rules: Option<String>,
-    /// GamesmanClassic option number 0-7 (v1 only): bit 0 no move loses,
-    /// bit 1 two-tower tying rule, bit 2 misère [default: 0].
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub variant: Option<i64>,
+    /// Topitop: the GamesmanClassic option number 0-7 (v1 only): bit 0 no
+    /// move loses, bit 1 two-tower tying rule, bit 2 misère [default: 0].
+    /// Topolo: full or size-only [default: full].
+    #[arg(long, value_name = "N|NAME", allow_negative_numbers = true)]
+    pub variant: Option<String>,
     /// Piece budget as blue buckets/red buckets/smalls/larges [default: 2/2/4/4].
     #[arg(long, value_name = "B/R/S/L")]
     pub budget: Option<String>,
+    /// The game: topitop, or topolo (docs/topolo.md) [default: topitop].
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+    /// Topolo's board as RxC, 2 to 8 rows and columns [default: 8x8].
+    #[arg(long, value_name = "RxC")]
+    pub board: Option<String>,
 }
 
 impl RulesArgs {
+    /// The game these options name: `topitop` unless `--game` says other.
+    pub fn game(&self) -> &str {
+        self.game.as_deref().unwrap_or("topitop")
+    }
+
+    /// Topitop's variant number.
+    fn variant_number(&self) -> anyhow::Result<i64> {
+        self.variant.as_deref().map_or(Ok(0), |v| {
+            v.parse().map_err(|_| {
+                anyhow::anyhow!("--variant {v:?}: Topitop's variants are the numbers 0 to 7 (names are Topolo's: use --game topolo)")
+            })
+        })
+    }
+
     /// The rules these options select.
     pub fn rules(&self) -> anyhow::Result<Rules> {
-        let ruleset = Ruleset::parse(self.rules.as_deref().unwrap_or("v1"), self.variant.unwrap_or(0))?;
+        if self.game() != "topitop" {
+            anyhow::bail!(
+                "this command's Topitop options do not apply to --game {}",
+                self.game()
+            );
+        }
+        anyhow::ensure!(
+            self.board.is_none(),
+            "--board is Topolo's (with --game topolo); Topitop's board is 3x3, its pieces set by --budget"
+        );
+        let ruleset = Ruleset::parse(self.rules.as_deref().unwrap_or("v1"), self.variant_number()?)?;
         Ok(Rules::with_budget(ruleset, self.budget()?))
     }
 
@@ -39,7 +70,7 @@ impl RulesArgs {
         if let Some(r) = &self.rules {
             given.push(format!("--rules {r}"));
         }
-        if let Some(v) = self.variant {
+        if let Some(v) = &self.variant {
             given.push(format!("--variant {v}"));
         }
         if let Some(b) = &self.budget {
@@ -63,7 +94,7 @@ impl RulesArgs {
         let ruleset_given = self.rules.is_some() || self.variant.is_some();
         let wanted = Rules::with_budget(
             if ruleset_given {
-                Ruleset::parse(self.rules.as_deref().unwrap_or("v1"), self.variant.unwrap_or(0))?
+                Ruleset::parse(self.rules.as_deref().unwrap_or("v1"), self.variant_number()?)?
             } else {
                 file.ruleset()
             },

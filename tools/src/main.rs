@@ -5,6 +5,8 @@
 
 mod cmd;
 mod common;
+mod games;
+mod generic;
 mod lines;
 mod output;
 mod progress;

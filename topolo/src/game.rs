@@ -125,6 +125,72 @@ impl Game for Topolo {
     fn canonical(&self, pos: &Position) -> Position {
         Topolo::canonical(self, pos)
     }
+
+    fn player_names(&self) -> [&'static str; 2] {
+        ["Red", "Black"]
+    }
+
+    fn player_to_move(&self, pos: &Position) -> usize {
+        match self.to_move(pos) {
+            Color::Red => 0,
+            Color::Black => 1,
+        }
+    }
+
+    /// The board with row R on top and row 1 (Red's side) at the bottom,
+    /// cell numbers beside each row, then who moves and what is left.
+    fn show(&self, pos: &Position) -> String {
+        let s = self.shape();
+        let cols = u32::from(s.cols());
+        let mut out = String::new();
+        for r in (0..u32::from(s.rows())).rev() {
+            let row: String = (0..cols)
+                .map(|c| match pos.at(r * cols + c) {
+                    None => '.',
+                    Some((Color::Red, size)) => size.letter(),
+                    Some((Color::Black, size)) => size.letter().to_ascii_lowercase(),
+                })
+                .flat_map(|ch| [ch, ' '])
+                .collect();
+            out.push_str(&format!(
+                "row {}  {}  cells {}-{}\n",
+                r + 1,
+                row.trim_end(),
+                r * cols + 1,
+                r * cols + cols
+            ));
+        }
+        match self.outcome(pos) {
+            Some(o) => out.push_str(&format!(
+                "game over: {} to move, {o:?}\n",
+                self.to_move(pos).name()
+            )),
+            None => {
+                let mover = self.to_move(pos);
+                let left = |c: Color| {
+                    Size::ALL
+                        .iter()
+                        .map(|&z| format!("{}{}", self.left(pos, c, z), z.letter()))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let class = self.first_class(pos).map_or("any row".to_string(), |c| {
+                    if self.allowed(pos) & self.shape().class(c) != 0 {
+                        format!("{} rows", c.name())
+                    } else {
+                        format!("{} rows", c.other().name())
+                    }
+                });
+                out.push_str(&format!(
+                    "{} to move, on {class}; left: Red {}, Black {}\n",
+                    mover.name(),
+                    left(Color::Red),
+                    left(Color::Black)
+                ));
+            }
+        }
+        out
+    }
 }
 
 impl Tiered for Topolo {

@@ -331,3 +331,16 @@ impl Topolo {
         ]
     }
 }
+
+impl Topolo {
+    /// The game the command-line options name: `--board RxC` (default
+    /// 8x8) and `--variant full|size-only` (default full).
+    ///
+    /// # Errors
+    /// A board or variant Topolo does not have.
+    pub fn from_options(board: Option<&str>, variant: Option<&str>) -> Result<Topolo, RulesError> {
+        let shape = board.map_or(Ok(Shape::STANDARD), str::parse)?;
+        let variant = variant.map_or(Ok(Variant::Full), str::parse)?;
+        Ok(Topolo::new(shape, variant))
+    }
+}

@@ -3,7 +3,7 @@
 //! gamesman-classic`, in [`gamesman_classic`]).
 
 mod gamesman_classic;
-mod parquet;
+pub(crate) mod parquet;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -68,6 +68,9 @@ pub struct Args {
 
 /// Runs `export`. One row per symmetry class (the canonical position).
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.db.rules.game() != "topitop" {
+        return run_generic(args);
+    }
     if args.format == Format::GamesmanClassic {
         return gamesman_classic::run(&args);
     }
@@ -180,6 +183,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         eprintln!("wrote {}", p.display());
     }
     Ok(())
+}
+
+/// `export` for a game behind the game interface.
+fn run_generic(args: Args) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.tier.is_none() && !args.exact,
+        "--tier and --exact are Topitop's; export --game {} writes every tier",
+        args.db.rules.game()
+    );
+    if args.format == Format::Parquet {
+        parquet::check_target(args.out.as_deref())?;
+    }
+    let values = args
+        .value
+        .iter()
+        .map(|v| match v.as_str() {
+            "win" => Ok(topitop_interface::Value::Win),
+            "lose" => Ok(topitop_interface::Value::Lose),
+            "tie" => Ok(topitop_interface::Value::Tie),
+            "draw" => Ok(topitop_interface::Value::Draw),
+            other => anyhow::bail!("unknown value {other:?} (use win, lose, tie, draw)"),
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let cmd = crate::generic::export::Export {
+        db: args.db.clone(),
+        out: args.out.clone(),
+        format: args.format,
+        values,
+        summary: args.summary,
+    };
+    crate::games::with_game(&args.db.rules, cmd)
 }
 
 /// The summary rows (tier, value, remoteness, count) of counts by (tier,

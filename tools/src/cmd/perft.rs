@@ -21,6 +21,13 @@ pub struct Args {
 
 /// Runs `perft`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.rules.game() != "topitop" {
+        let cmd = crate::generic::perft::Perft {
+            depth: args.depth,
+            json: args.json,
+        };
+        return crate::games::with_game(&args.rules, cmd);
+    }
     let rules = args.rules.rules()?;
     let levels = perft(rules, rules.start(), args.depth);
     let mut out = std::io::stdout().lock();

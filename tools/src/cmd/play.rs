@@ -10,7 +10,7 @@ use crate::lines::next_line;
 use topitop_serve::respond;
 
 /// Who plays a side.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Computer {
     /// The computer plays Blue (first).
     Blue,
@@ -25,9 +25,11 @@ pub enum Computer {
 pub struct Args {
     #[command(flatten)]
     pub db: DbArgs,
-    /// Which side the perfect player takes.
-    #[arg(long, value_enum, default_value = "red")]
-    pub computer: Computer,
+    /// Which side the perfect player takes: Topitop red, blue or none
+    /// [default: red]; another game's player names, first, second or
+    /// none [default: the second player].
+    #[arg(long, value_name = "SIDE")]
+    pub computer: Option<String>,
     /// Show every move's value before each human move.
     #[arg(long)]
     pub hints: bool,
@@ -48,6 +50,21 @@ fn board(out: &mut impl Write, pos: Position) -> std::io::Result<()> {
 
 /// Runs `play`, reading commands from standard input.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.db.rules.game() != "topitop" {
+        let cmd = crate::generic::play::Play {
+            db: args.db.clone(),
+            computer: args.computer.clone(),
+            hints: args.hints,
+            from: args.from.clone(),
+        };
+        return crate::games::with_game(&args.db.rules, cmd);
+    }
+    let computer = match args.computer.as_deref().unwrap_or("red") {
+        "red" => Computer::Red,
+        "blue" => Computer::Blue,
+        "none" => Computer::None,
+        other => anyhow::bail!("--computer {other}: Topitop's sides are red, blue and none"),
+    };
     let db = args.db.open()?;
     let rules = db.rules();
     let mut pos = match &args.from {
@@ -88,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             writeln!(out, "Game over: {winner}.")?;
             return Ok(());
         }
-        let computer_moves = match args.computer {
+        let computer_moves = match computer {
             Computer::Blue => pos.turn() == Player::Blue,
             Computer::Red => pos.turn() == Player::Red,
             Computer::None => false,
@@ -135,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 while let Some(p) = history.pop() {
                     pos = p;
                     undone = true;
-                    let computer = match args.computer {
+                    let computer = match computer {
                         Computer::Blue => p.turn() == Player::Blue,
                         Computer::Red => p.turn() == Player::Red,
                         Computer::None => false,

@@ -53,6 +53,20 @@ fn print_text(out: &mut impl Write, r: &PositionResponse) -> std::io::Result<()>
 
 /// Runs `query`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.db.rules.game() != "topitop" {
+        let Some(position) = args.position.clone() else {
+            anyhow::bail!(
+                "query --game {} takes one POSITION (standard input is Topitop's for now)",
+                args.db.rules.game()
+            );
+        };
+        let cmd = crate::generic::query::Query {
+            position,
+            json: args.json,
+            db: args.db.clone(),
+        };
+        return crate::games::with_game(&args.db.rules, cmd);
+    }
     let db = args.db.open()?;
     let rules = db.rules();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -98,6 +98,13 @@ fn report(rules: Rules, pos: Position) -> Report {
 
 /// Runs `show`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.rules.game() != "topitop" {
+        anyhow::ensure!(!args.json, "--json is Topitop's for show");
+        let cmd = crate::generic::show::Show {
+            position: Some(args.position.clone()),
+        };
+        return crate::games::with_game(&args.rules, cmd);
+    }
     let rules = args.rules.rules()?;
     let pos = parse_position(&args.position, rules.budget())?;
     let r = report(rules, pos);

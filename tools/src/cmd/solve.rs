@@ -127,6 +127,16 @@ fn made_from(rules: Rules, symmetric: bool) -> String {
 
 /// Runs `solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.rules.game() != "topitop" {
+        anyhow::ensure!(!args.all, "--all is Topitop's (every ruleset of a budget)");
+        crate::common::init_threads(args.threads)?;
+        let cmd = crate::generic::solve::Solve {
+            out: args.out.clone(),
+            symmetric: !args.no_symmetry,
+            level: args.zstd_level,
+        };
+        return crate::games::with_game(&args.rules, cmd);
+    }
     let rules: Vec<Rules> = if args.all {
         let budget: Budget = args.rules.budget()?;
         Variant::all()
@@ -373,7 +383,7 @@ impl Drop for SolveLock {
 
 /// Makes the output folder: its parents too (as before), but with an error
 /// that says what is in the way (a file, a symbolic-link loop).
-fn create_out_dir(out: &Path) -> anyhow::Result<()> {
+pub(crate) fn create_out_dir(out: &Path) -> anyhow::Result<()> {
     match std::fs::metadata(out) {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(m) => anyhow::bail!(

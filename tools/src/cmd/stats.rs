@@ -201,6 +201,14 @@ struct Report {
 
 /// Runs `stats`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.db.rules.game() != "topitop" {
+        anyhow::ensure!(args.report.is_none(), "--report is Topitop's for now");
+        let cmd = crate::generic::stats::Stats {
+            db: args.db.clone(),
+            json: args.json,
+        };
+        return crate::games::with_game(&args.db.rules, cmd);
+    }
     let db = args.db.open()?;
     let rules = db.rules();
     // Opened first so a path that cannot be written fails before the work.

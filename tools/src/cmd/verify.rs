@@ -27,6 +27,13 @@ pub struct Args {
 /// Runs `verify`; fails when a checksum or a position's conditions fail.
 pub fn run(args: Args) -> anyhow::Result<()> {
     crate::common::init_threads(args.threads)?;
+    if args.db.rules.game() != "topitop" {
+        let cmd = crate::generic::verify::Verify {
+            db: args.db.clone(),
+            show: args.show,
+        };
+        return crate::games::with_game(&args.db.rules, cmd);
+    }
     let db = args.db.open()?;
     let h = db.header();
     // A closed standard output ends the check (see main's CUT_SHORT).

@@ -1,0 +1,658 @@
+//! Databases of any tiered game behind the game interface: one file per
+//! game and variant holding every tier's records in zstd blocks, with the
+//! header and every block under an XXH3 checksum (`db/FORMAT.md`, "Tiered
+//! game databases"). Tiers are named by the game ([`Tiered::tier_name`]);
+//! a record is found by its tier's name and its index inside the tier.
+//!
+//! [`Tiered::tier_name`]: topitop_interface::Tiered::tier_name
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rayon::prelude::*;
+use topitop_interface::{Record, Value};
+
+use crate::error::DbError;
+use crate::header::{checksum, BlockEntry};
+
+/// The magic number of a tiered game database.
+pub const MAGIC: [u8; 8] = *b"TOPIGAME";
+/// The format version this code writes and reads.
+pub const VERSION: u16 = 1;
+/// Records per block (the last block of a tier may hold fewer).
+pub const BLOCK_RECORDS: u64 = 1 << 16;
+/// The largest header a reader accepts.
+const MAX_HEADER: u64 = 64 << 20;
+
+/// What a tiered database holds, besides the records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TieredHeader {
+    /// The game's name, e.g. `topolo`.
+    pub game: String,
+    /// The variant, e.g. `3x4` or `3x4_size-only`.
+    pub variant: String,
+    /// The program that wrote the file, e.g. `topitop 0.1.0 (commit)`.
+    pub program: String,
+    /// True when one position per symmetry class was solved.
+    pub symmetric: bool,
+    /// Positions by value: win, lose, tie, draw.
+    pub counts: [u64; 4],
+    /// The largest remoteness of a win, lose or tie.
+    pub max_remoteness: u16,
+    /// The tiers in the order they are stored.
+    pub tiers: Vec<TierEntry>,
+}
+
+/// One tier's place in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TierEntry {
+    /// The tier's name, as the game names it.
+    pub name: String,
+    /// Its number of indices.
+    pub size: u64,
+    /// Its blocks, [`BLOCK_RECORDS`] records each (the last may hold fewer).
+    pub blocks: Vec<BlockEntry>,
+}
+
+fn put_str(b: &mut Vec<u8>, s: &str, wide: bool) {
+    if wide {
+        b.extend_from_slice(&(s.len() as u16).to_le_bytes());
+    } else {
+        b.push(s.len() as u8);
+    }
+    b.extend_from_slice(s.as_bytes());
+}
+
+impl TieredHeader {
+    /// The header's bytes: magic, version, length, fields, checksum.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut f = Vec::new();
+        for s in [&self.game, &self.variant, &self.program] {
+            put_str(&mut f, s, false);
+        }
+        f.push(u8::from(self.symmetric));
+        for c in self.counts {
+            f.extend_from_slice(&c.to_le_bytes());
+        }
+        f.extend_from_slice(&self.max_remoteness.to_le_bytes());
+        f.extend_from_slice(&(self.tiers.len() as u32).to_le_bytes());
+        for t in &self.tiers {
+            put_str(&mut f, &t.name, true);
+            f.extend_from_slice(&t.size.to_le_bytes());
+            f.extend_from_slice(&(t.blocks.len() as u32).to_le_bytes());
+            for e in &t.blocks {
+                e.encode_into(&mut f);
+            }
+        }
+        let mut b = Vec::with_capacity(f.len() + 22);
+        b.extend_from_slice(&MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        b.extend_from_slice(&f);
+        let sum = checksum(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Bytes of the encoded header, its checksum included.
+    pub fn encoded_len(&self) -> usize {
+        self.encode().len()
+    }
+
+    /// Decodes and checks the header at the start of `file` (which may be
+    /// just a prefix holding the header).
+    ///
+    /// # Errors
+    /// Bad magic, an unknown version, truncation, a checksum mismatch or a
+    /// field out of range.
+    pub fn decode(file: &[u8]) -> Result<TieredHeader, DbError> {
+        let len = file.len() as u64;
+        let truncated = |what, end: u64| DbError::Truncated {
+            what,
+            start: 0,
+            end,
+            len,
+        };
+        if len < 8 || file[..8] != MAGIC {
+            return Err(if len < 8 && MAGIC.starts_with(file) {
+                truncated("the magic number", 8)
+            } else {
+                DbError::BadMagic
+            });
+        }
+        if len < 14 {
+            return Err(truncated("the header", 14));
+        }
+        let version = u16::from_le_bytes([file[8], file[9]]);
+        if version != VERSION {
+            return Err(DbError::corrupt(
+                "header",
+                format!("tiered game database version {version} (this reader knows version {VERSION})"),
+            ));
+        }
+        let body = u64::from(u32::from_le_bytes([file[10], file[11], file[12], file[13]]));
+        if body > MAX_HEADER {
+            return Err(DbError::corrupt("header", format!("a header of {body} bytes")));
+        }
+        let end = 14 + body as usize;
+        if file.len() < end + 8 {
+            return Err(truncated("the header", end as u64 + 8));
+        }
+        let stored = u64::from_le_bytes(file[end..end + 8].try_into().unwrap_or([0; 8]));
+        let computed = checksum(&file[..end]);
+        if stored != computed {
+            return Err(DbError::Checksum {
+                what: "header".into(),
+                stored,
+                computed,
+            });
+        }
+        let header = Fields {
+            b: &file[14..end],
+            at: 0,
+        }
+        .header()
+        .ok_or_else(|| DbError::corrupt("header", "its fields do not add up to its length"))?;
+        header.check(end as u64 + 8)?;
+        Ok(header)
+    }
+
+    /// The file's length as this header gives it: the end of its last
+    /// block, or of the header when there is none.
+    pub fn file_len(&self) -> u64 {
+        self.tiers
+            .iter()
+            .flat_map(|t| t.blocks.last())
+            .map(|e| e.offset + u64::from(e.compressed))
+            .max()
+            .unwrap_or(self.encoded_len() as u64)
+    }
+
+    /// The invariants that tie the fields together: blocks follow each
+    /// other from the end of the header on, each tier has the blocks its
+    /// size needs, each block decompresses to its records' bytes, and the
+    /// counts do not exceed the indices.
+    fn check(&self, header_end: u64) -> Result<(), DbError> {
+        let bad = |what: &str, detail: String| Err(DbError::corrupt(what, detail));
+        let mut next = header_end;
+        let mut indices = 0u64;
+        let mut names = std::collections::HashSet::new();
+        for t in &self.tiers {
+            if !names.insert(&t.name) {
+                return bad("header", format!("tier {} is listed twice", t.name));
+            }
+            indices = indices.saturating_add(t.size);
+            if t.blocks.len() as u64 != t.size.div_ceil(BLOCK_RECORDS) {
+                return bad(
+                    "header",
+                    format!(
+                        "tier {} of {} indices has {} blocks",
+                        t.name,
+                        t.size,
+                        t.blocks.len()
+                    ),
+                );
+            }
+            for (k, e) in t.blocks.iter().enumerate() {
+                let records = (t.size - k as u64 * BLOCK_RECORDS).min(BLOCK_RECORDS);
+                if e.offset != next || e.compressed == 0 || u64::from(e.raw) != 2 * records {
+                    return bad(
+                        "block table",
+                        format!("tier {} block {k} is out of place or of the wrong size", t.name),
+                    );
+                }
+                next = e.offset + u64::from(e.compressed);
+            }
+        }
+        let counted: u64 = self.counts.iter().sum();
+        if counted > indices {
+            return bad(
+                "header",
+                format!("{counted} positions counted in {indices} indices"),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A cursor over the header's fields.
+struct Fields<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl Fields<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let part = self.b.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(part)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        self.take(1).map(|b| b[0])
+    }
+    fn u16(&mut self) -> Option<u16> {
+        self.take(2).map(|b| u16::from_le_bytes([b[0], b[1]]))
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take(4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take(8)
+            .and_then(|b| b.try_into().ok())
+            .map(u64::from_le_bytes)
+    }
+    fn str(&mut self, wide: bool) -> Option<String> {
+        let n = if wide {
+            usize::from(self.u16()?)
+        } else {
+            usize::from(self.u8()?)
+        };
+        String::from_utf8(self.take(n)?.to_vec()).ok()
+    }
+    fn header(mut self) -> Option<TieredHeader> {
+        let game = self.str(false)?;
+        let variant = self.str(false)?;
+        let program = self.str(false)?;
+        let symmetric = self.u8()? != 0;
+        let counts = [self.u64()?, self.u64()?, self.u64()?, self.u64()?];
+        let max_remoteness = self.u16()?;
+        let count = self.u32()?;
+        let mut tiers = Vec::new();
+        for _ in 0..count {
+            let name = self.str(true)?;
+            let size = self.u64()?;
+            let n = self.u32()?;
+            let mut blocks = Vec::new();
+            for _ in 0..n {
+                blocks.push(BlockEntry::decode(self.take(24)?));
+            }
+            tiers.push(TierEntry { name, size, blocks });
+        }
+        (self.at == self.b.len()).then_some(TieredHeader {
+            game,
+            variant,
+            program,
+            symmetric,
+            counts,
+            max_remoteness,
+            tiers,
+        })
+    }
+}
+
+/// What [`write_tiered`] needs besides the records.
+pub struct TieredMeta<'a> {
+    /// The game's name.
+    pub game: &'a str,
+    /// The variant.
+    pub variant: &'a str,
+    /// The program writing the file.
+    pub program: &'a str,
+    /// True when one position per symmetry class was solved.
+    pub symmetric: bool,
+    /// zstd level.
+    pub level: i32,
+}
+
+/// Writes the tiers `(name, records)` to `path` atomically (a temporary
+/// beside it, synced, renamed); returns the header written and the file's
+/// length.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn write_tiered(
+    path: &Path,
+    meta: &TieredMeta<'_>,
+    tiers: &[(String, &[Record])],
+) -> Result<(TieredHeader, u64), DbError> {
+    let mut counts = [0u64; 4];
+    let mut max_remoteness = 0;
+    for (_, records) in tiers {
+        for r in records.iter() {
+            if let Some(v) = r.value() {
+                counts[match v {
+                    Value::Win => 0,
+                    Value::Lose => 1,
+                    Value::Tie => 2,
+                    Value::Draw => 3,
+                }] += 1;
+                if v != Value::Draw {
+                    max_remoteness = max_remoteness.max(r.remoteness());
+                }
+            }
+        }
+    }
+    let compressed: Vec<Vec<Vec<u8>>> = tiers
+        .iter()
+        .map(|(_, records)| {
+            records
+                .par_chunks(BLOCK_RECORDS as usize)
+                .map(|chunk| {
+                    let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
+                    zstd::bulk::compress(&raw, meta.level)
+                        .map_err(|e| DbError::corrupt("block", format!("zstd: {e}")))
+                })
+                .collect::<Result<Vec<_>, DbError>>()
+        })
+        .collect::<Result<_, _>>()?;
+    let mut header = TieredHeader {
+        game: meta.game.to_string(),
+        variant: meta.variant.to_string(),
+        program: meta.program.chars().take(200).collect(),
+        symmetric: meta.symmetric,
+        counts,
+        max_remoteness,
+        tiers: tiers
+            .iter()
+            .zip(&compressed)
+            .map(|((name, records), blocks)| TierEntry {
+                name: name.clone(),
+                size: records.len() as u64,
+                blocks: blocks
+                    .iter()
+                    .zip(records.chunks(BLOCK_RECORDS as usize))
+                    .map(|(b, chunk)| BlockEntry {
+                        offset: 0,
+                        compressed: b.len() as u32,
+                        raw: 2 * chunk.len() as u32,
+                        checksum: checksum(b),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    // Offsets follow from the header's length, which offsets do not change.
+    let mut at = header.encoded_len() as u64;
+    for t in &mut header.tiers {
+        for e in &mut t.blocks {
+            e.offset = at;
+            at += u64::from(e.compressed);
+        }
+    }
+    let tmp = crate::write::temp_path(path);
+    let registered = topitop_files::temps::Temp::file(&tmp);
+    let io = |source| DbError::Io {
+        path: tmp.clone(),
+        source,
+    };
+    let written = (|| {
+        let file = std::fs::File::create(&tmp).map_err(io)?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        out.write_all(&header.encode()).map_err(io)?;
+        for b in compressed.iter().flatten() {
+            out.write_all(b).map_err(io)?;
+        }
+        let file = out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    if let Err(source) = registered.commit(|t| std::fs::rename(t, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        });
+    }
+    Ok((header, at))
+}
+
+/// A block's records once read, shared by the threads that read it.
+type Slot = Mutex<Option<Arc<Vec<u16>>>>;
+
+/// An open tiered database, read into memory and checked on opening;
+/// blocks are decompressed (and their checksums checked) when first read.
+pub struct TieredDb {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    header: TieredHeader,
+    by_name: HashMap<String, usize>,
+    /// Per tier, per block: the decompressed records once read.
+    blocks: Vec<Vec<Slot>>,
+}
+
+impl TieredDb {
+    /// Reads and checks the database at `path`: a regular file only, its
+    /// header read and checked before the rest, its length the header's.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a valid tiered database; the error
+    /// names the file.
+    pub fn open(path: impl AsRef<Path>) -> Result<TieredDb, DbError> {
+        let path = path.as_ref();
+        let io = |source| DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = topitop_files::open_regular(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut head = Vec::new();
+        let mut reader = file.take(14);
+        reader.read_to_end(&mut head).map_err(io)?;
+        if head.len() == 14 && head[..8] == MAGIC {
+            let body = u64::from(u32::from_le_bytes([head[10], head[11], head[12], head[13]]));
+            reader.set_limit(body.min(MAX_HEADER).min(len) + 8);
+            reader.read_to_end(&mut head).map_err(io)?;
+        }
+        let header = TieredHeader::decode(&head).map_err(|e| e.in_file(path))?;
+        if header.file_len() != len {
+            return Err(DbError::corrupt(
+                "file",
+                format!("{len} bytes, but its header gives {}", header.file_len()),
+            )
+            .in_file(path));
+        }
+        let mut bytes = head;
+        reader.set_limit(len - bytes.len() as u64);
+        reader.read_to_end(&mut bytes).map_err(io)?;
+        TieredDb::new(path, bytes)
+    }
+
+    /// The database held in `bytes`; `name` stands for its path in errors.
+    ///
+    /// # Errors
+    /// The bytes are not a valid tiered database.
+    pub fn new(name: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<TieredDb, DbError> {
+        let path = name.into();
+        let header = TieredHeader::decode(&bytes).map_err(|e| e.in_file(&path))?;
+        if header.file_len() != bytes.len() as u64 {
+            return Err(DbError::corrupt(
+                "file",
+                format!(
+                    "{} bytes, but its header gives {}",
+                    bytes.len(),
+                    header.file_len()
+                ),
+            )
+            .in_file(&path));
+        }
+        let by_name = header
+            .tiers
+            .iter()
+            .enumerate()
+            .map(|(k, t)| (t.name.clone(), k))
+            .collect();
+        let blocks = header
+            .tiers
+            .iter()
+            .map(|t| t.blocks.iter().map(|_| Mutex::new(None)).collect())
+            .collect();
+        Ok(TieredDb {
+            path,
+            bytes,
+            header,
+            by_name,
+            blocks,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The header.
+    pub fn header(&self) -> &TieredHeader {
+        &self.header
+    }
+
+    /// Bytes of the file.
+    pub fn file_len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    /// The records of block `k` of tier `t`, decompressed and checked.
+    fn block(&self, t: usize, k: usize) -> Result<Arc<Vec<u16>>, DbError> {
+        let mut slot = self.blocks[t][k].lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(b) = slot.as_ref() {
+            return Ok(Arc::clone(b));
+        }
+        let tier = &self.header.tiers[t];
+        let e = &tier.blocks[k];
+        let what = || format!("tier {} block {k}", tier.name);
+        let packed = &self.bytes[e.offset as usize..(e.offset + u64::from(e.compressed)) as usize];
+        let computed = checksum(packed);
+        if computed != e.checksum {
+            return Err(DbError::Checksum {
+                what: what(),
+                stored: e.checksum,
+                computed,
+            }
+            .in_file(&self.path));
+        }
+        let raw = zstd::bulk::decompress(packed, e.raw as usize)
+            .map_err(|err| DbError::corrupt(what(), format!("zstd: {err}")).in_file(&self.path))?;
+        if raw.len() != e.raw as usize {
+            return Err(DbError::corrupt(what(), "decompresses to the wrong length").in_file(&self.path));
+        }
+        let records: Vec<u16> = raw
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        if let Some(bad) = records.iter().find(|&&r| Record::from_bits(r).is_none()) {
+            return Err(DbError::corrupt(what(), format!("{bad:#06x} is not a record")).in_file(&self.path));
+        }
+        let records = Arc::new(records);
+        *slot = Some(Arc::clone(&records));
+        Ok(records)
+    }
+
+    /// The record at `index` of the tier named `tier`.
+    ///
+    /// # Errors
+    /// No such tier or index, or a damaged block.
+    pub fn get(&self, tier: &str, index: u64) -> Result<Record, DbError> {
+        let t = *self
+            .by_name
+            .get(tier)
+            .ok_or_else(|| DbError::NotIndexable(format!("tier {tier}")))?;
+        if index >= self.header.tiers[t].size {
+            return Err(DbError::NotIndexable(format!("index {index} of tier {tier}")));
+        }
+        let block = self.block(t, (index / BLOCK_RECORDS) as usize)?;
+        Ok(Record::from_bits(block[(index % BLOCK_RECORDS) as usize]).unwrap_or(Record::NONE))
+    }
+
+    /// Every tier's records in full, by tier name: every block read and
+    /// checked.
+    ///
+    /// # Errors
+    /// A damaged block.
+    pub fn tiers(&self) -> Result<Vec<(String, Vec<Record>)>, DbError> {
+        (0..self.header.tiers.len())
+            .map(|t| {
+                let mut records = Vec::with_capacity(self.header.tiers[t].size as usize);
+                for k in 0..self.header.tiers[t].blocks.len() {
+                    let b = self.block(t, k)?;
+                    records.extend(b.iter().map(|&r| Record::from_bits(r).unwrap_or(Record::NONE)));
+                }
+                Ok((self.header.tiers[t].name.clone(), records))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<(String, Vec<Record>)> {
+        vec![
+            (
+                "a".into(),
+                (0..70_000u32)
+                    .map(|i| Record::new(Value::Win, (i % 7) as u16 * 2 + 1))
+                    .collect(),
+            ),
+            (
+                "b".into(),
+                vec![
+                    Record::NONE,
+                    Record::new(Value::Lose, 4),
+                    Record::new(Value::Tie, 3),
+                ],
+            ),
+            ("empty".into(), Vec::new()),
+        ]
+    }
+
+    fn meta() -> TieredMeta<'static> {
+        TieredMeta {
+            game: "toy",
+            variant: "v",
+            program: "test",
+            symmetric: true,
+            level: 3,
+        }
+    }
+
+    #[test]
+    fn a_written_file_reads_back_and_every_damage_is_caught() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("toy_v.db");
+        let tiers = sample();
+        let refs: Vec<(String, &[Record])> = tiers.iter().map(|(n, r)| (n.clone(), r.as_slice())).collect();
+        let (header, len) = write_tiered(&path, &meta(), &refs).unwrap();
+        assert_eq!(header.counts, [70_000, 1, 1, 0]);
+        assert_eq!(header.max_remoteness, 13);
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), len);
+        let db = TieredDb::open(&path).unwrap();
+        assert_eq!(db.header(), &header);
+        assert_eq!(db.get("a", 69_999).unwrap(), tiers[0].1[69_999]);
+        assert_eq!(db.get("b", 2).unwrap(), Record::new(Value::Tie, 3));
+        assert!(db.get("b", 3).is_err());
+        assert!(db.get("c", 0).is_err());
+        assert_eq!(db.tiers().unwrap(), tiers);
+        // Every flipped byte is refused on opening or on reading.
+        let bytes = std::fs::read(&path).unwrap();
+        for at in (0..bytes.len()).step_by(7) {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x10;
+            let caught = TieredDb::new("bad.db", bad).and_then(|db| db.tiers().map(|_| ()));
+            assert!(caught.is_err(), "a flipped byte at {at} went unnoticed");
+        }
+        for cut in [0, 5, 13, 20, bytes.len() - 1] {
+            assert!(
+                TieredDb::new("cut.db", bytes[..cut].to_vec()).is_err(),
+                "cut at {cut}"
+            );
+        }
+    }
+
+    #[test]
+    fn devices_and_other_formats_are_refused() {
+        let e = TieredDb::open("/dev/zero").err().unwrap().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.db");
+        std::fs::write(&p, b"TOPITOPDxxxxxxxxxxxxxxxx").unwrap();
+        let e = TieredDb::open(&p).err().unwrap().to_string();
+        assert!(e.contains("bad magic"), "{e}");
+    }
+}

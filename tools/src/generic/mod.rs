@@ -1,0 +1,75 @@
+//! The commands of every game behind the game interface (Topitop keeps its
+//! own in [`crate::cmd`]): each is an [`OnGame`](crate::games::OnGame),
+//! generic over the game, and names no game.
+
+pub mod export;
+pub mod perft;
+pub mod play;
+pub mod query;
+pub mod show;
+pub mod solve;
+pub mod stats;
+pub mod verify;
+
+use std::path::{Path, PathBuf};
+
+use topitop_db::tiered::TieredDb;
+use topitop_interface::{Record, Tiered};
+
+use crate::common::DbArgs;
+
+/// `dir/<game>_<variant>.db`: where `solve` writes `game`'s database.
+pub fn db_path<G: Tiered>(game: &G, dir: &Path) -> PathBuf {
+    dir.join(format!("{}_{}.db", game.name(), game.variant()))
+}
+
+/// Opens the database `args` name for `game` (`--db FILE`, or the file
+/// `solve` writes in `--dir`), refusing one of another game or variant.
+///
+/// # Errors
+/// A missing or damaged file, or one of another game or variant.
+pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<TieredDb> {
+    let path = args.db.clone().unwrap_or_else(|| db_path(game, &args.dir));
+    match std::fs::metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
+            "{}: no such database; create it with `topitop solve --game {}` (same options) or name one with --db",
+            path.display(),
+            game.name()
+        ),
+        Err(e) => anyhow::bail!("{}: {e}", path.display()),
+        Ok(m) if m.is_dir() => anyhow::bail!("{} is a directory, not a database file", path.display()),
+        Ok(_) => {}
+    }
+    let db = TieredDb::open(&path)?;
+    let h = db.header();
+    anyhow::ensure!(
+        h.game == game.name() && h.variant == game.variant(),
+        "{} holds {} {}, but the options ask for {} {}",
+        path.display(),
+        h.game,
+        h.variant,
+        game.name(),
+        game.variant()
+    );
+    Ok(db)
+}
+
+/// The record of `pos` in `db` (through its canonical form when the
+/// database holds one position per symmetry class).
+///
+/// # Errors
+/// A damaged block, or a position outside every tier.
+pub fn lookup<G: Tiered>(game: &G, db: &TieredDb, pos: &G::Position) -> anyhow::Result<Record> {
+    let pos = if db.header().symmetric {
+        game.canonical(pos)
+    } else {
+        *pos
+    };
+    Ok(db.get(&game.tier_name(game.tier_of(&pos)), game.index(&pos))?)
+}
+
+/// GamesmanUni's name for a record's value: `win`, `lose`, `tie`, `draw`
+/// or `unsolved`.
+pub fn value_name(r: Record) -> &'static str {
+    r.value().map_or("unsolved", |v| v.name())
+}

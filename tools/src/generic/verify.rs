@@ -1,0 +1,116 @@
+//! `topitop verify --game NAME`: every block's checksum, then every record
+//! against its children's (the Bellman conditions) and the game's
+//! primitives, and every index that names no position left empty.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+use topitop_interface::{Record, Tiered};
+use topitop_solver::loop_free::negamax;
+
+use super::{lookup, open};
+use crate::common::DbArgs;
+use crate::games::OnGame;
+use crate::progress::CountBar;
+
+/// `verify` on a game behind the interface.
+pub struct Verify {
+    /// Where the database is.
+    pub db: DbArgs,
+    /// How many violations to print.
+    pub show: usize,
+}
+
+impl OnGame for Verify {
+    fn run<G: Tiered + 'static>(self, game: G) -> anyhow::Result<()> {
+        let db = open(&game, &self.db)?;
+        let mut out = std::io::stdout().lock();
+        let h = db.header();
+        writeln!(
+            out,
+            "{}: {} {}, {} tiers, written by {}",
+            db.path().display(),
+            h.game,
+            h.variant,
+            h.tiers.len(),
+            h.program
+        )?;
+        let tiers = db.tiers()?;
+        writeln!(out, "checksums: header and every block intact")?;
+        let by_name: std::collections::HashMap<String, G::Tier> =
+            game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
+        let bar = CountBar::new("checking", "tiers");
+        let mut checked = 0u64;
+        let mut bad: Vec<String> = Vec::new();
+        let mut violations = 0u64;
+        for (k, (name, records)) in tiers.iter().enumerate() {
+            let Some(&tier) = by_name.get(name) else {
+                anyhow::bail!(
+                    "{}: tier {name} is not one of {} {}",
+                    db.path().display(),
+                    game.name(),
+                    game.variant()
+                );
+            };
+            anyhow::ensure!(
+                records.len() as u64 == game.tier_size(tier),
+                "tier {name} holds {} records but has {} indices",
+                records.len(),
+                game.tier_size(tier)
+            );
+            let found: Vec<String> = records
+                .par_iter()
+                .enumerate()
+                .filter_map(|(i, &rec)| check_one(&game, &db, tier, i as u64, rec).err())
+                .collect();
+            checked += records.iter().filter(|r| r.value().is_some()).count() as u64;
+            violations += found.len() as u64;
+            bad.extend(found.into_iter().take(self.show.saturating_sub(bad.len())));
+            bar.set(k as u64 + 1, tiers.len() as u64);
+        }
+        bar.finish();
+        writeln!(out, "checked {checked} positions: {violations} violations")?;
+        for b in &bad {
+            writeln!(out, "  {b}")?;
+        }
+        out.flush()?;
+        anyhow::ensure!(
+            violations == 0,
+            "{violations} records break the Bellman conditions"
+        );
+        Ok(())
+    }
+}
+
+/// Checks the record `rec` stored at index `i` of `tier`.
+fn check_one<G: Tiered>(
+    game: &G,
+    db: &topitop_db::tiered::TieredDb,
+    tier: G::Tier,
+    i: u64,
+    rec: Record,
+) -> Result<(), String> {
+    let pos = game.position(tier, i);
+    let expected = match pos {
+        None => Record::NONE,
+        Some(p) if db.header().symmetric && game.canonical(&p) != p => Record::NONE,
+        Some(p) => match game.primitive(&p) {
+            Some(v) => Record::new(v, 0),
+            None => {
+                let children: Result<Vec<Record>, String> = game
+                    .moves(&p)
+                    .into_iter()
+                    .map(|m| lookup(game, db, &game.play(&p, m)).map_err(|e| e.to_string()))
+                    .collect();
+                negamax(children?).unwrap_or(Record::NONE)
+            }
+        },
+    };
+    if rec == expected {
+        return Ok(());
+    }
+    let at = pos.map_or(format!("{} index {i}", game.tier_name(tier)), |p| {
+        game.format_position(&p)
+    });
+    Err(format!("{at}  stored {rec}  expected {expected}"))
+}
