@@ -72,9 +72,10 @@ fn move_value(child: Record) -> Option<Value> {
     })
 }
 
-/// The position object of `pos`, moves sorted as GamesmanUni sorts them:
-/// wins (quickest first), ties (quickest first), draws, losses (slowest
-/// first).
+/// The position object of `pos`, moves sorted as UWAPI sorts them for
+/// GamesmanUni: by move value (win, tie, draw, lose, unsolved), then by
+/// delta remoteness (wins and ties quickest first, losses slowest first),
+/// in the game's order where both are equal.
 ///
 /// # Errors
 /// A damaged database.
@@ -110,7 +111,9 @@ pub fn respond<G: Tiered>(
             None => (4, 0),
         }
     };
-    moves.sort_by_key(|(c, m)| (rank(*c), m.mv.clone()));
+    // A stable sort, as UWAPI's: moves of equal value and remoteness keep
+    // the game's order.
+    moves.sort_by_key(|(c, _)| rank(*c));
     let best_of = |group: u8| {
         moves
             .iter()
