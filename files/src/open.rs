@@ -52,7 +52,7 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
             // A socket cannot be opened at all (ENXIO): say what it is.
             if let Ok(m) = std::fs::metadata(path) {
                 if !m.is_file() {
-                    return Err(not_regular(path, &m));
+                    return Err(not_regular(&m));
                 }
             }
             return Err(e);
@@ -60,12 +60,12 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
     };
     let m = file.metadata()?;
     if !m.is_file() {
-        return Err(not_regular(path, &m));
+        return Err(not_regular(&m));
     }
     Ok(file)
 }
 
-fn not_regular(_path: &Path, m: &Metadata) -> Error {
+fn not_regular(m: &Metadata) -> Error {
     let kind = if m.is_dir() {
         ErrorKind::IsADirectory
     } else {

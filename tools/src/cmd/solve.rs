@@ -371,8 +371,10 @@ impl SolveLock {
         }
     }
 
-    /// Removes the lock file, then lets go of the lock.
-    fn release(self) {}
+    /// Lets go of the lock; dropping it removes the lock file first.
+    fn release(self) {
+        drop(self);
+    }
 }
 
 impl Drop for SolveLock {
