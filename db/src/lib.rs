@@ -18,6 +18,7 @@ pub mod error;
 pub mod gamesman_classic;
 pub mod header;
 mod mmap;
+pub mod tier_checkpoint;
 pub mod tiered;
 pub mod write;
 

@@ -556,7 +556,25 @@ impl TieredDb {
             return Err(DbError::NotIndexable(format!("index {index} of tier {tier}")));
         }
         let block = self.block(t, (index / BLOCK_RECORDS) as usize)?;
-        Ok(Record::from_bits(block[(index % BLOCK_RECORDS) as usize]).unwrap_or(Record::NONE))
+        Ok(Record::from_bits(block[(index % BLOCK_RECORDS) as usize]).unwrap_or(Record::UNSOLVED))
+    }
+
+    /// The record of `pos` of `game` (through its canonical form when the
+    /// database holds one position per symmetry class).
+    ///
+    /// # Errors
+    /// A position outside every tier, or a damaged block.
+    pub fn lookup<G: topitop_interface::Tiered>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+    ) -> Result<Record, DbError> {
+        let pos = if self.header.symmetric {
+            game.canonical(pos)
+        } else {
+            *pos
+        };
+        self.get(&game.tier_name(game.tier_of(&pos)), game.index(&pos))
     }
 
     /// Every tier's records in full, by tier name: every block read and
@@ -570,7 +588,10 @@ impl TieredDb {
                 let mut records = Vec::with_capacity(self.header.tiers[t].size as usize);
                 for k in 0..self.header.tiers[t].blocks.len() {
                     let b = self.block(t, k)?;
-                    records.extend(b.iter().map(|&r| Record::from_bits(r).unwrap_or(Record::NONE)));
+                    records.extend(
+                        b.iter()
+                            .map(|&r| Record::from_bits(r).unwrap_or(Record::UNSOLVED)),
+                    );
                 }
                 Ok((self.header.tiers[t].name.clone(), records))
             })
@@ -593,7 +614,7 @@ mod tests {
             (
                 "b".into(),
                 vec![
-                    Record::NONE,
+                    Record::UNSOLVED,
                     Record::new(Value::Lose, 4),
                     Record::new(Value::Tie, 3),
                 ],

@@ -22,7 +22,7 @@ use topitop_db::gamesman_classic::{
     ExportError, ExportOptions, GcRecord, GZIP_LEVEL, MEMBER_BYTES,
 };
 use topitop_game::{gchash, Budget, Position, Rules, Ruleset, Slide, Tier, Variant};
-use topitop_solver::{solve, SolveOptions};
+use topitop_game_solved::{solve, SolveOptions};
 use topitop_table::Solution;
 
 fn golden_dir() -> PathBuf {

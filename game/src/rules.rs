@@ -157,47 +157,9 @@ impl FromStr for Ruleset {
     }
 }
 
-/// A game-theoretic value, for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Value {
-    /// The side to move can force a win.
-    Win,
-    /// The side to move loses against best play.
-    Lose,
-    /// The side to move can force a tie but not a win.
-    Tie,
-    /// Play goes on for ever under best play (or v0's stuck position).
-    Draw,
-}
-
-impl Value {
-    /// The place of the value in a `[win, lose, tie, draw]` count, the order
-    /// the solver reports and the database header stores.
-    pub const fn index(self) -> usize {
-        match self {
-            Value::Win => 0,
-            Value::Lose => 1,
-            Value::Tie => 2,
-            Value::Draw => 3,
-        }
-    }
-
-    /// `win`, `lose`, `tie` or `draw`, as GamesmanUni spells them.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Value::Win => "win",
-            Value::Lose => "lose",
-            Value::Tie => "tie",
-            Value::Draw => "draw",
-        }
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// A game-theoretic value, for the side to move: the game interface's,
+/// which every game shares.
+pub use topitop_interface::Value;
 
 /// A ruleset played with a piece budget: everything needed to generate moves
 /// and judge positions. A plain value; nothing global.

@@ -88,6 +88,46 @@ pub trait Game: Send + Sync {
         self.format_position(pos)
     }
 
+    /// Optional: the game's display name (e.g. `Topolo`); by default its
+    /// [`name`](Game::name).
+    fn title(&self) -> String {
+        self.name().to_string()
+    }
+
+    /// Optional: the variant's display name (e.g. `3×4, group size only`);
+    /// by default its [`variant`](Game::variant) string.
+    fn variant_title(&self) -> String {
+        self.variant()
+    }
+
+    /// Optional: the rules for a person, as Markdown (GamesmanUni shows it
+    /// beside the board); by default none.
+    fn instructions(&self) -> String {
+        String::new()
+    }
+
+    /// Optional: GamesmanUni's AutoGUI entity string of `pos`, without the
+    /// `1_`/`2_` turn prefix (one character a centre of
+    /// [`image_autogui_data`](Game::image_autogui_data)). `None`: the
+    /// position string stands in, and GamesmanUni draws no board.
+    fn autogui_position(&self, _pos: &Self::Position) -> Option<String> {
+        None
+    }
+
+    /// Optional: GamesmanUni's AutoGUI string of `mv` played in `pos`
+    /// (e.g. `A_a_12_x`, a button); unique among `pos`'s moves. `None`:
+    /// the move string stands in, listed as a text button.
+    fn autogui_move(&self, _pos: &Self::Position, _mv: Self::Move) -> Option<String> {
+        None
+    }
+
+    /// Optional: GamesmanUni's `imageAutoGUIData` as JSON text (themes,
+    /// centres, images bundled in GamesmanUni). `None`: GamesmanUni shows
+    /// the position as text and the moves as a list.
+    fn image_autogui_data(&self) -> Option<String> {
+        None
+    }
+
     /// Optional: the representative of `pos`'s symmetry class. Every
     /// position of a class has the same value and remoteness. By default
     /// a game has no symmetries.
@@ -138,4 +178,27 @@ pub trait Tiered: Game {
     fn tier_type(&self, _tier: Self::Tier) -> TierType {
         TierType::LoopFree
     }
+}
+
+/// A game the command can build: from the command's options, and from the
+/// variant string its databases record. The one line that registers a
+/// game names a type implementing this.
+pub trait Registered: Tiered + Sized + 'static {
+    /// The game's name as `--game` takes it (the same as
+    /// [`Game::name`]).
+    const NAME: &'static str;
+
+    /// The game for `--board` and `--variant` (each `None` when not
+    /// given: the game's default).
+    ///
+    /// # Errors
+    /// Options the game does not have, said for a person.
+    fn from_options(board: Option<&str>, variant: Option<&str>) -> Result<Self, String>;
+
+    /// The game whose [`Game::variant`] is `variant`, as a database's
+    /// header records it.
+    ///
+    /// # Errors
+    /// A string that is no variant of the game.
+    fn from_variant(variant: &str) -> Result<Self, String>;
 }

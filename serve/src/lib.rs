@@ -1,30 +1,29 @@
-//! The GamesmanUni backend: GamesmanUni's JSON API over Topitop databases.
+//! The GamesmanUni backend: GamesmanUni's JSON API over the databases of
+//! every game.
 //!
-//! [`catalog`] finds the databases, [`routes`] answers each route from them
-//! (a pure function of path and query, tested without a socket),
-//! [`response`] builds the position object (shared with the command's
-//! `query` and `play`), [`theme`] and [`instructions`] hold the fixed
-//! content, [`reload`] serves a database file replaced while the server
-//! runs, [`gate`] checks request heads before hyper sees them, [`server`]
-//! is the HTTP layer (CORS, access log, timeouts, graceful shutdown), and
-//! [`log`] is a log output that never makes the server wait.
+//! [`routes`] answers each route (a pure function of path and query,
+//! tested without a socket) from the served variants, each a
+//! [`ServedVariant`]: [`tiered`] serves any game behind the game interface
+//! from its database, and a game with its own database format (Topitop, in
+//! `topitop-game-solved`) implements [`ServedVariant`] itself. [`response`]
+//! builds the position object (shared with the command's `query` and
+//! `play`), [`gate`] checks request heads before hyper sees them,
+//! [`server`] is the HTTP layer (CORS, access log, timeouts, graceful
+//! shutdown), and [`log`] is a log output that never makes the server wait.
 //!
-//! The databases are read into memory, never mapped, so nothing that
-//! happens to their files can disturb the server; a replaced file is read
-//! again and served if it is valid.
+//! No game is named here. The databases are read into memory, never
+//! mapped, so nothing that happens to their files can disturb the server.
 #![forbid(unsafe_code)]
 
-pub mod catalog;
 pub mod gate;
-pub mod instructions;
 pub mod log;
-pub mod reload;
 pub mod response;
 pub mod routes;
 pub mod server;
-pub mod theme;
+pub mod tiered;
+pub mod variant;
 
-pub use catalog::{Catalog, CatalogError};
-pub use response::{respond, respond_as, GameOver, PositionResponse};
+pub use response::{respond_game, MoveResponse, PositionResponse};
 pub use routes::{App, Reply};
 pub use server::Limits;
+pub use variant::{PositionError, ServedGame, ServedVariant};

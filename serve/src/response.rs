@@ -1,17 +1,13 @@
-//! GamesmanUni's position response: the value and remoteness of a position
+//! GamesmanUni's position object: the value and remoteness of a position
 //! and of every move, with the mover's move value and delta remoteness,
-//! sorted best to worst exactly as GamesmanUni's backend sorts them.
-//!
-//! One choice is the caller's ([`GameOver`]): how to name a position where
-//! the game is over without a winner, which v0 stores as a draw (its side
-//! to move has no move). GamesmanUni knows a draw only as endless play and
-//! announces a loss at a draw without moves; GamesmanClassic's word for a
-//! finite end without a winner is a tie.
+//! sorted best to worst exactly as GamesmanUni's backend sorts them; built
+//! here for any game behind the game interface ([`respond_game`]), and by
+//! a game's own fast path through [`finish_moves`].
 
 use serde::Serialize;
-use topitop_db::Database;
-use topitop_game::{autogui_move, autogui_position, play_unchecked, Position, Rules, Value};
-use topitop_table::Record;
+use topitop_db::tiered::TieredDb;
+use topitop_db::DbError;
+use topitop_interface::{Game, Record, Tiered, Value};
 
 /// GamesmanUni's remoteness for a draw.
 pub const DRAW_REMOTENESS: i64 = -200;
@@ -57,95 +53,14 @@ pub struct PositionResponse {
     pub moves: Vec<MoveResponse>,
 }
 
-/// How a response names a position where the game ends without a winner
-/// and that the database stores as a draw (v0's side to move without a
-/// move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum GameOver {
-    /// As stored: `draw`, remoteness −200 (`topitop query`, `play`).
-    #[default]
-    AsStored,
-    /// `tie`, remoteness 0: the game is over, with no winner (the server,
-    /// for GamesmanUni).
-    DrawIsTie,
-}
-
-/// The value name GamesmanUni uses for `rec`.
-pub fn value_name(rec: Record) -> &'static str {
-    rec.value().map_or("unsolved", Value::name)
-}
-
-/// The remoteness GamesmanUni shows for `rec`.
-pub fn uni_remoteness(rec: Record) -> i64 {
-    match rec.value() {
-        Some(Value::Draw) => DRAW_REMOTENESS,
-        Some(_) => i64::from(rec.remoteness()),
-        None => UNKNOWN_REMOTENESS,
-    }
-}
-
-/// The value name and remoteness shown for `pos`, whose record is `rec`.
-fn shown(rules: Rules, pos: Position, rec: Record, over: GameOver) -> (&'static str, i64) {
-    let ended = over == GameOver::DrawIsTie
-        && rec.value() == Some(Value::Draw)
-        && rules.primitive(pos) == Some(Value::Draw);
-    if ended {
-        (Value::Tie.name(), 0)
-    } else {
-        (value_name(rec), uni_remoteness(rec))
-    }
-}
-
 const ORDER: [&str; 6] = ["win", "tie", "draw", "lose", "unsolved", "undecided"];
 
-/// The response for `pos` under `rules`, with records from `db`, every
-/// value as stored.
-///
-/// # Errors
-/// A position or child missing from the database, or a corrupt block.
-pub fn respond<D: AsRef<[u8]> + Sync>(
-    db: &Database<D>,
-    rules: Rules,
-    pos: Position,
-) -> Result<PositionResponse, topitop_db::DbError> {
-    respond_as(db, rules, pos, GameOver::AsStored)
-}
-
-/// [`respond`], with a game over without a winner named as `over` says.
-///
-/// # Errors
-/// As [`respond`].
-pub fn respond_as<D: AsRef<[u8]> + Sync>(
-    db: &Database<D>,
-    rules: Rules,
-    pos: Position,
-    over: GameOver,
-) -> Result<PositionResponse, topitop_db::DbError> {
-    let rec = db.get(pos)?;
-    let mut moves = Vec::new();
-    // GamesmanClassic lists moves in reverse generation order; the sort
-    // below is stable, so that order breaks ties.
-    for &m in rules.legal_moves(pos).iter().rev() {
-        let child = play_unchecked(pos, m);
-        let (value, remoteness) = shown(rules, child, db.get(child)?, over);
-        // Every move passes the turn, so the mover's value is the child's,
-        // seen from the other side.
-        let move_value = match value {
-            "win" => "lose",
-            "lose" => "win",
-            v => v,
-        };
-        moves.push(MoveResponse {
-            mv: m.to_string(),
-            autogui_move: autogui_move(m),
-            position: child.to_string(),
-            autogui_position: autogui_position(child),
-            position_value: value,
-            remoteness,
-            move_value,
-            delta_remoteness: 0,
-        });
-    }
+/// Gives each move its delta remoteness and sorts the moves best to
+/// worst, as UWAPI does for GamesmanUni: a stable sort by move value (win,
+/// tie, draw, lose, unsolved), then by delta remoteness (quick wins and
+/// ties first, slow losses before quick ones), the caller's order breaking
+/// ties.
+pub fn finish_moves(moves: &mut [MoveResponse]) {
     let known = |mv: &'static str| {
         moves
             .iter()
@@ -155,7 +70,7 @@ pub fn respond_as<D: AsRef<[u8]> + Sync>(
     let min_win = known("win").min().unwrap_or(0);
     let max_lose = known("lose").max().unwrap_or(0);
     let min_tie = known("tie").min().unwrap_or(0);
-    for m in &mut moves {
+    for m in moves.iter_mut() {
         m.delta_remoteness = match m.move_value {
             "win" => m.remoteness - min_win,
             "lose" => max_lose - m.remoteness,
@@ -165,72 +80,83 @@ pub fn respond_as<D: AsRef<[u8]> + Sync>(
         .max(0);
     }
     moves.sort_by_key(|m| (ORDER.iter().position(|&v| v == m.move_value), m.delta_remoteness));
-    let (position_value, remoteness) = shown(rules, pos, rec, over);
-    Ok(PositionResponse {
-        position: pos.to_string(),
-        autogui_position: autogui_position(pos),
-        position_value,
-        remoteness,
-        moves,
-    })
 }
 
-#[cfg(test)]
-mod tests {
-    use topitop_db::{write, WriteOptions};
-    use topitop_game::{Budget, Ruleset, StateIndex};
-    use topitop_solver::{solve, SolveOptions};
+/// The value name GamesmanUni uses for `rec`.
+pub fn value_name(rec: Record) -> &'static str {
+    rec.value().map_or("unsolved", Value::name)
+}
 
-    use super::*;
-
-    #[test]
-    fn a_v0_game_over_without_a_winner_is_a_tie_for_gamesman_uni_only() {
-        // Only Blue has buckets: Red is often stuck, which v0 calls a draw.
-        let budget: Budget = "2/0/1/2".parse().unwrap();
-        let rules = Rules::with_budget(Ruleset::V0, budget);
-        let dir = tempfile::tempdir().unwrap();
-        let path = topitop_db::path_in(dir.path(), rules);
-        let solution = solve(rules, SolveOptions::default(), |_| {});
-        write(&path, &solution, &WriteOptions::default(), |_, _| {}).unwrap();
-        let db = Database::open(&path).unwrap();
-        let states = StateIndex::new(budget);
-        let stuck = states
-            .walk(0, states.len())
-            .find(|&p| rules.primitive(p) == Some(Value::Draw) && db.get(p).is_ok())
-            .expect("a stuck position");
-        let stored = respond(&db, rules, stuck).unwrap();
-        assert_eq!(
-            (stored.position_value, stored.remoteness),
-            ("draw", DRAW_REMOTENESS)
-        );
-        let uni = respond_as(&db, rules, stuck, GameOver::DrawIsTie).unwrap();
-        assert_eq!((uni.position_value, uni.remoteness), ("tie", 0));
-        assert!(uni.moves.is_empty() && stored.moves.is_empty());
-        let mut parents = Vec::new();
-        rules.parents(stuck, &mut parents);
-        let parent = parents
-            .into_iter()
-            .find(|&p| db.get(p).is_ok() && rules.primitive(p).is_none())
-            .expect("a parent in play");
-        let stored = respond(&db, rules, parent).unwrap();
-        let uni = respond_as(&db, rules, parent, GameOver::DrawIsTie).unwrap();
-        // The parent keeps its own value; only the move that ends the game
-        // changes its name.
-        assert_eq!(
-            (uni.position_value, uni.remoteness),
-            (stored.position_value, stored.remoteness)
-        );
-        let into = |r: &PositionResponse| {
-            let m = r.moves.iter().find(|m| m.position == stuck.to_string()).unwrap();
-            (m.position_value, m.remoteness, m.move_value, m.delta_remoteness)
-        };
-        assert_eq!(into(&stored), ("draw", DRAW_REMOTENESS, "draw", 0));
-        assert_eq!(into(&uni), ("tie", 0, "tie", 0));
-        // Ties rank before draws and losses.
-        let rank = |v: &str| ORDER.iter().position(|&o| o == v);
-        assert!(uni
-            .moves
-            .windows(2)
-            .all(|w| rank(w[0].move_value) <= rank(w[1].move_value)));
+/// The remoteness GamesmanUni shows for `rec` (−200 for a draw, −100
+/// for no value).
+pub fn uni_remoteness(rec: Record) -> i64 {
+    match rec.value() {
+        Some(Value::Draw) => DRAW_REMOTENESS,
+        Some(_) => i64::from(rec.remoteness()),
+        None => UNKNOWN_REMOTENESS,
     }
+}
+
+/// `pos`'s AutoGUI string: the turn (`1` or `2`), then the game's entity
+/// string, or the position string with every character GamesmanUni does
+/// not take in one replaced by `~` for a game without a board.
+pub fn autogui_position<G: Game>(game: &G, pos: &G::Position) -> String {
+    let entities = game.autogui_position(pos).unwrap_or_else(|| {
+        game.format_position(pos)
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-.~".contains(c) {
+                    c
+                } else {
+                    '~'
+                }
+            })
+            .collect()
+    });
+    format!("{}_{entities}", game.player_to_move(pos) + 1)
+}
+
+/// The position object of `pos` of `game`, with records from `db`. A
+/// move's value for its maker is the child's, seen from the other side
+/// when the child's player to move is the other one.
+///
+/// # Errors
+/// A position outside the database, or a damaged block.
+pub fn respond_game<G: Tiered>(
+    game: &G,
+    db: &TieredDb,
+    pos: &G::Position,
+) -> Result<PositionResponse, DbError> {
+    let rec = db.lookup(game, pos)?;
+    let mover = game.player_to_move(pos);
+    let mut moves = Vec::new();
+    for mv in game.moves(pos) {
+        let child = game.play(pos, mv);
+        let c = db.lookup(game, &child)?;
+        let value = value_name(c);
+        let move_value = match value {
+            "win" if game.player_to_move(&child) != mover => "lose",
+            "lose" if game.player_to_move(&child) != mover => "win",
+            v => v,
+        };
+        let text = game.format_move(mv);
+        moves.push(MoveResponse {
+            autogui_move: game.autogui_move(pos, mv).unwrap_or_else(|| text.clone()),
+            mv: text,
+            position: game.format_position(&child),
+            autogui_position: autogui_position(game, &child),
+            position_value: value,
+            remoteness: uni_remoteness(c),
+            move_value,
+            delta_remoteness: 0,
+        });
+    }
+    finish_moves(&mut moves);
+    Ok(PositionResponse {
+        position: game.format_position(pos),
+        autogui_position: autogui_position(game, pos),
+        position_value: value_name(rec),
+        remoteness: uni_remoteness(rec),
+        moves,
+    })
 }

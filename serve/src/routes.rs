@@ -1,5 +1,6 @@
-//! GamesmanUni's routes over the catalog: each request path and query maps
-//! to a status and a JSON body. No I/O here beyond database reads.
+//! GamesmanUni's routes over the served games: each request path and
+//! query maps to a status and a JSON body. No I/O here beyond database
+//! reads, and no game named: every variant is a [`ServedVariant`].
 //!
 //! The served variants can be replaced while the server runs (see
 //! [`crate::reload`]): each request takes the current set once and answers
@@ -11,13 +12,8 @@ use bytes::Bytes;
 use hyper::StatusCode;
 use serde::Serialize;
 use serde_json::json;
-use topitop_db::DbError;
-use topitop_game::{autogui_position, parse_position};
 
-use crate::catalog::{Catalog, Served, GAME_ID, GAME_NAME};
-use crate::instructions::instructions;
-use crate::response::{respond_as, GameOver};
-use crate::theme::image_autogui_data;
+use crate::variant::{PositionError, ServedGame, ServedVariant};
 
 /// A JSON answer: its status and body.
 #[derive(Clone, Debug)]
@@ -55,94 +51,128 @@ fn to_json(v: &impl Serialize) -> Bytes {
     }
 }
 
-/// A served variant with its fixed answers prepared.
+/// A served variant with its fixed answer prepared.
+#[derive(Clone)]
 struct Variant {
-    served: Served,
+    served: Arc<dyn ServedVariant>,
     /// Route 3, the variant object.
     object: Bytes,
 }
 
-/// The served variants and the answers that depend on them.
-struct Snapshot {
+impl Variant {
+    fn new(served: Arc<dyn ServedVariant>) -> Variant {
+        let object = to_json(&json!({
+            "id": served.id(),
+            "name": served.name(),
+            "gui": "v3",
+            "startPosition": served.start(),
+            "autoguiStartPosition": served.autogui_start(),
+            "imageAutoGUIData": served.image_autogui_data(),
+        }));
+        Variant { served, object }
+    }
+}
+
+/// A game with its served variants and fixed answers.
+#[derive(Clone)]
+struct Game {
+    id: String,
+    name: String,
     /// Route 2, the game object.
-    game: Bytes,
+    object: Bytes,
     variants: Vec<Variant>,
 }
 
-impl Snapshot {
-    fn new(served: Vec<Served>, theme: &serde_json::Value) -> Snapshot {
-        let listed: Vec<_> = served
+impl Game {
+    fn new(id: String, name: String, variants: Vec<Variant>) -> Game {
+        let listed: Vec<_> = variants
             .iter()
-            .map(|v| json!({ "id": v.spec.id, "name": v.spec.name, "gui": "v3" }))
+            .map(|v| json!({ "id": v.served.id(), "name": v.served.name(), "gui": "v3" }))
             .collect();
-        let game = to_json(&json!({
-            "id": GAME_ID,
-            "name": GAME_NAME,
+        let object = to_json(&json!({
+            "id": id,
+            "name": name,
             "variants": listed,
             "allowCustomVariantCreation": false,
             "supportsWinBy": false,
         }));
-        let variants = served
-            .into_iter()
-            .map(|served| {
-                let start = served.rules.start();
-                let object = to_json(&json!({
-                    "id": served.spec.id,
-                    "name": served.spec.name,
-                    "gui": "v3",
-                    "startPosition": start.to_string(),
-                    "autoguiStartPosition": autogui_position(start),
-                    "imageAutoGUIData": theme,
-                }));
-                Variant { served, object }
-            })
-            .collect();
-        Snapshot { game, variants }
+        Game {
+            id,
+            name,
+            object,
+            variants,
+        }
     }
 
     fn variant(&self, id: &str) -> Result<&Variant, Reply> {
-        self.variants
-            .iter()
-            .find(|v| v.served.spec.id == id)
-            .ok_or_else(|| {
-                let ids: Vec<&str> = self.variants.iter().map(|v| v.served.spec.id).collect();
-                Reply::error(
-                    StatusCode::NOT_FOUND,
-                    format!(
-                        "Invalid Variant: {GAME_ID} has no variant {id:?} on this server; it serves {}",
-                        ids.join(", ")
-                    ),
-                )
-            })
+        self.variants.iter().find(|v| v.served.id() == id).ok_or_else(|| {
+            let ids: Vec<&str> = self.variants.iter().map(|v| v.served.id()).collect();
+            Reply::error(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "Invalid Variant: {} has no variant {id:?} on this server; it serves {}",
+                    self.id,
+                    ids.join(", ")
+                ),
+            )
+        })
     }
 }
 
-/// The application: the served variants and the answers that never change.
-pub struct App {
+/// Every game and the answers that depend on them: a game without a
+/// served variant is kept (a database may appear) but not listed.
+struct Snapshot {
     /// Route 1, the games list.
-    games: Bytes,
-    /// `imageAutoGUIData`, the same for every variant.
-    theme: serde_json::Value,
+    list: Bytes,
+    games: Vec<Game>,
+}
+
+impl Snapshot {
+    fn new(games: Vec<Game>) -> Snapshot {
+        let listed: Vec<_> = games
+            .iter()
+            .filter(|g| !g.variants.is_empty())
+            .map(|g| json!({ "id": g.id, "name": g.name, "type": "twoPlayer", "gui": "v3" }))
+            .collect();
+        Snapshot {
+            list: to_json(&listed),
+            games,
+        }
+    }
+
+    fn game(&self, id: &str) -> Result<&Game, Reply> {
+        let listed = || self.games.iter().filter(|g| !g.variants.is_empty());
+        listed().find(|g| g.id == id).ok_or_else(|| {
+            let ids: Vec<String> = listed().map(|g| format!("{:?}", g.id)).collect();
+            Reply::error(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "Invalid Game: no game {id:?} here; this server has {}",
+                    ids.join(", ")
+                ),
+            )
+        })
+    }
+}
+
+/// The application: the served games and their variants.
+pub struct App {
     current: RwLock<Arc<Snapshot>>,
 }
 
 impl App {
-    /// Prepares the answers for the variants of `catalog` (its damaged
-    /// files are left out).
-    pub fn new(catalog: Catalog) -> App {
-        let games = to_json(&json!([
-            { "id": GAME_ID, "name": GAME_NAME, "type": "twoPlayer", "gui": "v3" }
-        ]));
-        let theme = image_autogui_data();
-        let snapshot = Snapshot::new(catalog.variants, &theme);
+    /// Prepares the answers for `games`, in the order they are listed.
+    pub fn new(games: Vec<ServedGame>) -> App {
+        let games = games
+            .into_iter()
+            .map(|g| Game::new(g.id, g.name, g.variants.into_iter().map(Variant::new).collect()))
+            .collect();
         App {
-            games,
-            theme,
-            current: RwLock::new(Arc::new(snapshot)),
+            current: RwLock::new(Arc::new(Snapshot::new(games))),
         }
     }
 
-    /// The variants served now. A request holds its snapshot to the end.
+    /// The games served now. A request holds its snapshot to the end.
     fn snapshot(&self) -> Arc<Snapshot> {
         // The lock only guards a pointer swap: a poisoned one is still whole.
         self.current
@@ -151,29 +181,40 @@ impl App {
             .clone()
     }
 
-    /// The variants served now, in [`crate::catalog::VARIANTS`] order.
-    pub fn served(&self) -> Vec<Served> {
+    /// Serves `variants` of the game `game` from now on in place of its
+    /// current ones (a game not served before is added last). Requests
+    /// already answering keep the databases they started with.
+    pub fn replace(&self, game: &str, name: &str, variants: Vec<Arc<dyn ServedVariant>>) {
+        let variants: Vec<Variant> = variants.into_iter().map(Variant::new).collect();
+        let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);
+        let mut games = current.games.clone();
+        match games.iter_mut().find(|g| g.id == game) {
+            Some(g) => *g = Game::new(g.id.clone(), g.name.clone(), variants),
+            None => games.push(Game::new(game.into(), name.into(), variants)),
+        }
+        *current = Arc::new(Snapshot::new(games));
+    }
+
+    /// Ids of the served variants of `game`, in order.
+    pub fn variant_ids(&self, game: &str) -> Vec<String> {
         self.snapshot()
-            .variants
+            .games
             .iter()
-            .map(|v| v.served.clone())
+            .filter(|g| g.id == game)
+            .flat_map(|g| g.variants.iter().map(|v| v.served.id().to_string()))
             .collect()
     }
 
-    /// Serves `served` from now on (in [`crate::catalog::VARIANTS`] order)
-    /// in place of the current variants. Requests already answering keep
-    /// the databases they started with.
-    pub fn replace(&self, served: Vec<Served>) {
-        let snapshot = Arc::new(Snapshot::new(served, &self.theme));
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = snapshot;
-    }
-
-    /// Ids of the served variants, in order.
-    pub fn variant_ids(&self) -> Vec<&'static str> {
+    /// Every served variant as `game/variant`, in order.
+    pub fn served(&self) -> Vec<String> {
         self.snapshot()
-            .variants
+            .games
             .iter()
-            .map(|v| v.served.spec.id)
+            .flat_map(|g| {
+                g.variants
+                    .iter()
+                    .map(move |v| format!("{}/{}", g.id, v.served.id()))
+            })
             .collect()
     }
 
@@ -190,26 +231,30 @@ impl App {
         if segments.contains(&"") {
             return not_found(path);
         }
-        match segments[..] {
-            [] => Reply::ok(self.games.clone()),
-            [game, ..] if game != GAME_ID => Reply::error(
-                StatusCode::NOT_FOUND,
-                format!("Invalid Game: no game {game:?} here; this server has {GAME_ID:?}"),
-            ),
-            [_] => Reply::ok(self.snapshot().game.clone()),
-            [_, variant, ref rest @ ..] => match self.snapshot().variant(variant) {
-                Err(reply) => reply,
-                Ok(v) => match rest {
-                    [] => Reply::ok(v.object.clone()),
-                    ["positions"] => position(&v.served, param(query, "p")),
-                    ["instructions"] => {
-                        let locale = param(query, "locale").unwrap_or_else(|| "en-US".into());
-                        let md = instructions(v.served.rules.ruleset(), &locale);
-                        Reply::ok(to_json(&json!({ "instructions": md })))
-                    }
-                    _ => not_found(path),
-                },
-            },
+        let snapshot = self.snapshot();
+        let [game, ref rest @ ..] = segments[..] else {
+            return Reply::ok(snapshot.list.clone());
+        };
+        let game = match snapshot.game(game) {
+            Ok(g) => g,
+            Err(reply) => return reply,
+        };
+        let [variant, ref rest @ ..] = rest[..] else {
+            return Reply::ok(game.object.clone());
+        };
+        let v = match game.variant(variant) {
+            Ok(v) => v,
+            Err(reply) => return reply,
+        };
+        match rest {
+            [] => Reply::ok(v.object.clone()),
+            ["positions"] => position(v.served.as_ref(), param(query, "p")),
+            ["instructions"] => {
+                let locale = param(query, "locale").unwrap_or_else(|| "en-US".into());
+                let md = v.served.instructions(&locale);
+                Reply::ok(to_json(&json!({ "instructions": md })))
+            }
+            _ => not_found(path),
         }
     }
 }
@@ -231,26 +276,22 @@ fn param(query: Option<&str>, name: &str) -> Option<String> {
 }
 
 /// Route 4: the position object of `p`, or why there is none.
-fn position(v: &Served, p: Option<String>) -> Reply {
+fn position(v: &dyn ServedVariant, p: Option<String>) -> Reply {
     let Some(p) = p else {
         return Reply::error(
             StatusCode::BAD_REQUEST,
-            "Invalid Position: missing query parameter p (e.g. ?p=1_---------)",
+            format!(
+                "Invalid Position: missing query parameter p (e.g. ?p={})",
+                v.start()
+            ),
         );
     };
-    let pos = match parse_position(&p, v.rules.budget()) {
-        Ok(pos) => pos,
-        Err(e) => return Reply::error(StatusCode::BAD_REQUEST, format!("Invalid Position: {e}")),
-    };
-    // GamesmanUni has no terminal draw: a game over without a winner is
-    // served as the tie it is (see the README).
-    match respond_as(&v.db, v.rules, pos, GameOver::DrawIsTie) {
+    match v.position(&p) {
         Ok(r) => Reply::ok(to_json(&r)),
-        Err(DbError::NotIndexable(_)) => Reply::error(
-            StatusCode::BAD_REQUEST,
-            format!("Invalid Position: {p:?} is not a position of {}", v.spec.name),
-        ),
-        Err(e) => {
+        Err(PositionError::Invalid(why)) => {
+            Reply::error(StatusCode::BAD_REQUEST, format!("Invalid Position: {why}"))
+        }
+        Err(PositionError::Database(e)) => {
             // The details name server files: they go to the log only.
             tracing::error!(position = %p, error = %e, "database read failed");
             Reply::error(
@@ -264,141 +305,145 @@ fn position(v: &Served, p: Option<String>) -> Reply {
 #[cfg(test)]
 mod tests {
     use serde_json::Value as Json;
-    use topitop_db::{write, WriteOptions};
-    use topitop_game::{Budget, Rules, Ruleset};
-    use topitop_solver::{solve, SolveOptions};
 
     use super::*;
-    use crate::catalog::VARIANTS;
-    use crate::response::respond;
+    use crate::response::PositionResponse;
 
-    const BUDGET: &str = "1/1/2/2";
+    /// A variant answering one position, `s`; `broken` stands for a
+    /// damaged database.
+    struct Fake(&'static str);
 
-    /// An app serving the tiny-budget databases of option 0 and v0, solved
-    /// and written into `dir`.
-    fn app(dir: &std::path::Path) -> App {
-        let budget: Budget = BUDGET.parse().unwrap();
-        for ruleset in [Ruleset::V1(topitop_game::Variant::DEFAULT), Ruleset::V0] {
-            let rules = Rules::with_budget(ruleset, budget);
-            let solution = solve(rules, SolveOptions::default(), |_| {});
-            let path = topitop_db::path_in(dir, rules);
-            write(&path, &solution, &WriteOptions::default(), |_, _| {}).unwrap();
+    impl ServedVariant for Fake {
+        fn id(&self) -> &str {
+            self.0
         }
-        App::new(Catalog::open(dir, budget).unwrap())
+        fn name(&self) -> &str {
+            "Fake"
+        }
+        fn start(&self) -> String {
+            "s".into()
+        }
+        fn autogui_start(&self) -> String {
+            "1_s".into()
+        }
+        fn image_autogui_data(&self) -> serde_json::Value {
+            serde_json::Value::Null
+        }
+        fn instructions(&self, locale: &str) -> String {
+            format!("rules in {locale}")
+        }
+        fn position(&self, p: &str) -> Result<PositionResponse, PositionError> {
+            match p {
+                "s" => Ok(PositionResponse {
+                    position: "s".into(),
+                    autogui_position: "1_s".into(),
+                    position_value: "win",
+                    remoteness: 1,
+                    moves: Vec::new(),
+                }),
+                "broken" => Err(PositionError::Database("disk".into())),
+                _ => Err(PositionError::Invalid(format!("{p:?} is no position"))),
+            }
+        }
     }
 
-    fn json(reply: &Reply) -> Json {
-        serde_json::from_slice(&reply.body).unwrap()
+    fn game(id: &str, variants: &[&'static str]) -> ServedGame {
+        ServedGame {
+            id: id.into(),
+            name: id.to_uppercase(),
+            variants: variants
+                .iter()
+                .map(|&v| Arc::new(Fake(v)) as Arc<dyn ServedVariant>)
+                .collect(),
+        }
     }
 
-    /// Status and JSON body of `GET path?query`.
     fn get(app: &App, path: &str, query: Option<&str>) -> (StatusCode, Json) {
         let reply = app.get(path, query);
-        (reply.status, json(&reply))
+        (reply.status, serde_json::from_slice(&reply.body).unwrap())
     }
 
     fn error_of(app: &App, path: &str, query: Option<&str>, status: StatusCode) -> String {
         let (got, body) = get(app, path, query);
         assert_eq!(got, status, "{path}?{query:?}: {body}");
-        body["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no error text: {body}"))
-            .to_string()
+        body["error"].as_str().unwrap().to_string()
     }
 
     #[test]
-    fn fixed_routes() {
-        let dir = tempfile::tempdir().unwrap();
-        let app = app(dir.path());
-        let (status, games) = get(&app, "/", None);
-        assert_eq!(status, StatusCode::OK);
-        assert_eq!(games[0]["id"], GAME_ID);
-        assert_eq!(games.as_array().unwrap().len(), 1);
-        // Both spellings of a route, with and without the trailing slash.
-        for path in ["/topitop", "/topitop/"] {
-            let (status, game) = get(&app, path, None);
+    fn every_route_answers_from_its_variant() {
+        let app = App::new(vec![
+            game("one", &[]),
+            game("two", &["a", "b"]),
+            game("three", &["c"]),
+        ]);
+        let (_, list) = get(&app, "/", None);
+        assert_eq!(
+            list,
+            serde_json::json!([
+                {"id": "two", "name": "TWO", "type": "twoPlayer", "gui": "v3"},
+                {"id": "three", "name": "THREE", "type": "twoPlayer", "gui": "v3"},
+            ]),
+            "a game without a variant is not listed"
+        );
+        for path in ["/two", "/two/"] {
+            let (status, g) = get(&app, path, None);
             assert_eq!(status, StatusCode::OK);
-            let ids: Vec<&str> = game["variants"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v["id"].as_str().unwrap())
-                .collect();
-            assert_eq!(ids, [VARIANTS[0].id, VARIANTS[8].id], "only the variants on disk");
+            assert_eq!(g["variants"][1]["id"], "b");
+            assert_eq!(g["supportsWinBy"], false);
         }
-        let (status, variant) = get(&app, "/topitop/regular/", None);
-        assert_eq!(status, StatusCode::OK);
-        assert_eq!(variant["startPosition"], "1_---------");
-        assert_eq!(variant["imageAutoGUIData"]["defaultTheme"], "beach");
-        let (status, text) = get(&app, "/topitop/v0/instructions/", Some("locale=fr"));
-        assert_eq!(status, StatusCode::OK);
-        assert!(text["instructions"].as_str().unwrap().contains("Topitop"));
-    }
-
-    #[test]
-    fn a_position_is_the_response_object_of_its_database() {
-        let dir = tempfile::tempdir().unwrap();
-        let app = app(dir.path());
-        let budget: Budget = BUDGET.parse().unwrap();
-        let rules = Rules::with_budget(Ruleset::V1(topitop_game::Variant::DEFAULT), budget);
-        let db = topitop_db::Database::open(topitop_db::path_in(dir.path(), rules)).unwrap();
-        for (p, query) in [
-            ("1_---------", "p=1_---------"),
-            ("2_S--------", "p=2_S--------"),
-            // Encoded or not, GamesmanUni's positions are read alike.
-            ("1_S--L-----", "p=1%5FS--L-----"),
-        ] {
-            let (status, body) = get(&app, "/topitop/regular/positions/", Some(query));
-            assert_eq!(status, StatusCode::OK, "{body}");
-            let pos = parse_position(p, budget).unwrap();
-            let want = serde_json::to_value(respond(&db, rules, pos).unwrap()).unwrap();
-            assert_eq!(body, want, "{p}");
-            assert_eq!(
-                body["moves"].as_array().unwrap().len(),
-                rules.legal_moves(pos).len()
-            );
-        }
+        let (_, v) = get(&app, "/two/b/", None);
+        assert_eq!(v["startPosition"], "s");
+        assert_eq!(v["autoguiStartPosition"], "1_s");
+        assert_eq!(v["imageAutoGUIData"], Json::Null);
+        let (_, p) = get(&app, "/three/c/positions/", Some("p=s"));
+        assert_eq!(p["positionValue"], "win");
+        let (_, text) = get(&app, "/two/a/instructions", Some("locale=fr"));
+        assert_eq!(text["instructions"], "rules in fr");
+        let (_, text) = get(&app, "/two/a/instructions", None);
+        assert_eq!(text["instructions"], "rules in en-US");
     }
 
     #[test]
     fn bad_requests_get_error_objects() {
-        let dir = tempfile::tempdir().unwrap();
-        let app = app(dir.path());
-        let e = error_of(&app, "/chess/", None, StatusCode::NOT_FOUND);
-        assert!(e.contains("Invalid Game"), "{e}");
-        let e = error_of(&app, "/topitop/misere/", None, StatusCode::NOT_FOUND);
-        assert!(e.contains("Invalid Variant") && e.contains("regular, v0"), "{e}");
-        let e = error_of(&app, "/topitop/regular/nothing/", None, StatusCode::NOT_FOUND);
+        let app = App::new(vec![game("one", &[]), game("two", &["a", "b"])]);
+        let e = error_of(&app, "/one/", None, StatusCode::NOT_FOUND);
+        assert_eq!(e, "Invalid Game: no game \"one\" here; this server has \"two\"");
+        let e = error_of(&app, "/two/c/", None, StatusCode::NOT_FOUND);
+        assert_eq!(
+            e,
+            "Invalid Variant: two has no variant \"c\" on this server; it serves a, b"
+        );
+        let e = error_of(&app, "/two/a/nothing/", None, StatusCode::NOT_FOUND);
         assert!(e.contains("no route"), "{e}");
-        error_of(&app, "/topitop//", None, StatusCode::NOT_FOUND);
-        let e = error_of(&app, "/topitop/regular/positions/", None, StatusCode::BAD_REQUEST);
-        assert!(e.contains("missing query parameter p"), "{e}");
-        for bad in ["p=1_ZZZ", "p=", "p=3_---------", "p=1_RR-------"] {
-            let e = error_of(
-                &app,
-                "/topitop/regular/positions/",
-                Some(bad),
-                StatusCode::BAD_REQUEST,
-            );
-            assert!(e.starts_with("Invalid Position"), "{bad}: {e}");
-        }
+        error_of(&app, "/two//", None, StatusCode::NOT_FOUND);
+        let e = error_of(&app, "/two/a/positions/", None, StatusCode::BAD_REQUEST);
+        assert_eq!(e, "Invalid Position: missing query parameter p (e.g. ?p=s)");
+        let e = error_of(&app, "/two/a/positions/", Some("p=t"), StatusCode::BAD_REQUEST);
+        assert_eq!(e, "Invalid Position: \"t\" is no position");
+        let e = error_of(
+            &app,
+            "/two/a/positions/",
+            Some("p=broken"),
+            StatusCode::INTERNAL_SERVER_ERROR,
+        );
+        assert!(!e.contains("disk"), "the details stay in the log: {e}");
     }
 
     #[test]
     fn replaced_variants_are_served_from_the_next_request() {
-        let dir = tempfile::tempdir().unwrap();
-        let app = app(dir.path());
+        let app = App::new(vec![game("one", &[]), game("two", &["a", "b"])]);
         let before = app.snapshot();
-        let mut served = app.served();
-        let v0 = served.pop().unwrap();
-        app.replace(vec![v0]);
-        let (_, game) = get(&app, "/topitop/", None);
-        assert_eq!(game["variants"][0]["id"], "v0");
-        assert_eq!(game["variants"].as_array().unwrap().len(), 1);
-        error_of(&app, "/topitop/regular/", None, StatusCode::NOT_FOUND);
+        app.replace("two", "TWO", vec![Arc::new(Fake("b"))]);
+        assert_eq!(app.variant_ids("two"), ["b"]);
+        error_of(&app, "/two/a/", None, StatusCode::NOT_FOUND);
         // A request that began before still has everything it started with.
-        assert!(before.variant("regular").is_ok());
-        app.replace(served);
-        assert_eq!(app.variant_ids(), ["regular"]);
+        assert!(before.game("two").unwrap().variant("a").is_ok());
+        // A game gains its first variant: listed from then on, in its place.
+        app.replace("one", "ONE", vec![Arc::new(Fake("z"))]);
+        let (_, list) = get(&app, "/", None);
+        assert_eq!(list[0]["id"], "one");
+        assert_eq!(app.served(), ["one/z", "two/b"]);
+        app.replace("new", "NEW", vec![Arc::new(Fake("n"))]);
+        assert_eq!(app.served(), ["one/z", "two/b", "new/n"]);
     }
 }

@@ -25,6 +25,42 @@ pub enum LoopFreeError {
         /// The position reached.
         to: String,
     },
+    /// A finished tier could not be kept.
+    #[error("cannot keep finished tier {tier}: {source}")]
+    Keep {
+        /// The tier's name.
+        tier: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Where a loop-free solve keeps its finished tiers, so that a run cut
+/// short resumes where it stopped. Tiers are named by
+/// [`Tiered::tier_name`].
+pub trait TierStore {
+    /// The records of the tier `name` (of `size` indices) from an earlier
+    /// run of the same solve, if it kept them whole.
+    fn load(&mut self, name: &str, size: u64) -> Option<Vec<Record>>;
+
+    /// Keeps the records of the finished tier `name`.
+    ///
+    /// # Errors
+    /// They could not be kept.
+    fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()>;
+}
+
+/// Nothing kept, nothing to resume.
+pub struct KeepNothing;
+
+impl TierStore for KeepNothing {
+    fn load(&mut self, _: &str, _: u64) -> Option<Vec<Record>> {
+        None
+    }
+
+    fn save(&mut self, _: &str, _: &[Record]) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Every tier's records: the result of [`solve_loop_free`].
@@ -35,14 +71,14 @@ pub struct LoopFreeSolution<T> {
 
 impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
     /// The record of `pos` (through its canonical form when the solve used
-    /// symmetry), or [`Record::NONE`] for a position outside every tier.
+    /// symmetry), or [`Record::UNSOLVED`] for a position outside every tier.
     pub fn get<G: Tiered<Tier = T>>(&self, game: &G, pos: &G::Position) -> Record {
         let pos = if self.symmetric { game.canonical(pos) } else { *pos };
         self.records
             .get(&game.tier_of(&pos))
             .and_then(|r| usize::try_from(game.index(&pos)).ok().and_then(|i| r.get(i)))
             .copied()
-            .unwrap_or(Record::NONE)
+            .unwrap_or(Record::UNSOLVED)
     }
 
     /// The records of `tier`, by index.
@@ -139,7 +175,7 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 
 /// Solves every position of the loop-free tiered `game`: with `symmetric`,
 /// one position per symmetry class (the canonical one; the others' indices
-/// hold [`Record::NONE`]). Calls `progress(tiers done, tiers)` after each
+/// hold [`Record::UNSOLVED`]). Calls `progress(tiers done, tiers)` after each
 /// tier.
 ///
 /// # Errors
@@ -148,23 +184,52 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 pub fn solve_loop_free<G: Tiered>(
     game: &G,
     symmetric: bool,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize),
 ) -> Result<LoopFreeSolution<G::Tier>, LoopFreeError> {
+    solve_loop_free_kept(game, symmetric, &mut KeepNothing, progress).map(|(s, _)| s)
+}
+
+/// [`solve_loop_free`], taking each tier `store` kept from an earlier run
+/// and giving it each tier solved; also returns how many tiers were
+/// taken.
+///
+/// # Errors
+/// As [`solve_loop_free`], or a tier that could not be kept.
+pub fn solve_loop_free_kept<G: Tiered>(
+    game: &G,
+    symmetric: bool,
+    store: &mut impl TierStore,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<(LoopFreeSolution<G::Tier>, usize), LoopFreeError> {
     let order = children_first(game)?;
     let mut solution = LoopFreeSolution {
         records: HashMap::with_capacity(order.len()),
         symmetric,
     };
+    let mut resumed = 0;
     for (done, &tier) in order.iter().enumerate() {
         let size = game.tier_size(tier);
-        let records = (0..size)
-            .into_par_iter()
-            .map(|i| solve_one(game, &solution, tier, i))
-            .collect::<Result<Vec<Record>, LoopFreeError>>()?;
+        let name = game.tier_name(tier);
+        let records = match store.load(&name, size) {
+            Some(kept) => {
+                resumed += 1;
+                kept
+            }
+            None => {
+                let records = (0..size)
+                    .into_par_iter()
+                    .map(|i| solve_one(game, &solution, tier, i))
+                    .collect::<Result<Vec<Record>, LoopFreeError>>()?;
+                store
+                    .save(&name, &records)
+                    .map_err(|source| LoopFreeError::Keep { tier: name, source })?;
+                records
+            }
+        };
         solution.records.insert(tier, records);
         progress(done + 1, order.len());
     }
-    Ok(solution)
+    Ok((solution, resumed))
 }
 
 /// The record of index `i` of `tier`, from the solved child tiers.
@@ -175,10 +240,10 @@ fn solve_one<G: Tiered>(
     i: u64,
 ) -> Result<Record, LoopFreeError> {
     let Some(pos) = game.position(tier, i) else {
-        return Ok(Record::NONE);
+        return Ok(Record::UNSOLVED);
     };
     if solved.symmetric && game.canonical(&pos) != pos {
-        return Ok(Record::NONE);
+        return Ok(Record::UNSOLVED);
     }
     if let Some(v) = game.primitive(&pos) {
         return Ok(Record::new(v, 0));

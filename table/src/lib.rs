@@ -1,7 +1,8 @@
 //! The solved table of Topitop: the vocabulary that solving and storage
 //! share, so that neither defines the other's types.
 //!
-//! * [`Record`]: one position's value and remoteness in 16 bits.
+//! * [`Record`]: one position's value and remoteness in 16 bits (the game
+//!   interface's, which every game shares).
 //! * [`GroupIndex`]: the numbering of the positions a solve keeps, whole
 //!   groups of canonical boards (see [`topitop_game::group`]), which is
 //!   also the order the database stores them in.
@@ -13,10 +14,9 @@
 
 mod checkpoint;
 mod group_index;
-mod record;
 mod solution;
 
 pub use checkpoint::{Checkpoint, NoCheckpoint};
 pub use group_index::{GroupIndex, TierGroups};
-pub use record::{Record, MAX_REMOTENESS};
 pub use solution::Solution;
+pub use topitop_interface::{Record, MAX_REMOTENESS};

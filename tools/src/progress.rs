@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use topitop_solver::Progress;
+use topitop_game_solved::Progress;
 
 /// A tier-by-tier progress bar, one line of [`TierBars`].
 pub struct TierBar {

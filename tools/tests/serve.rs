@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use support::http::{get, request, Client};
+use support::server::Server;
 use topitop_db::Database;
 use topitop_game::sample::{playout_positions, SplitMix};
 use topitop_game::{
@@ -42,79 +43,14 @@ fn solve(dir: &Path, rulesets: &[&[&str]]) {
     }
 }
 
-/// A running server; killed on drop.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-    log: PathBuf,
+/// A server on the databases of budget [`BUDGET`] in `dir`.
+fn start(dir: &Path, name: &str, extra: &[&str]) -> Server {
+    start_with_budget(dir, name, BUDGET, extra)
 }
 
-impl Server {
-    /// Starts a server on the databases in `dir`, logging to `dir/<name>.log`.
-    fn start(dir: &Path, name: &str, extra: &[&str]) -> Server {
-        Server::start_with_budget(dir, name, BUDGET, extra)
-    }
-
-    /// [`Server::start`] for the databases of another piece budget.
-    fn start_with_budget(dir: &Path, name: &str, budget: &str, extra: &[&str]) -> Server {
-        let log = dir.join(format!("{name}.log"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
-            .args(["serve", "--db", dir.to_str().unwrap(), "--budget", budget])
-            .args(["--bind", "127.0.0.1:0", "--threads", "2"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| {
-                panic!(
-                    "no address in {line:?}: {}",
-                    std::fs::read_to_string(&log).unwrap_or_default()
-                )
-            })
-            .parse()
-            .unwrap();
-        Server { child, addr, log }
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap()
-    }
-
-    fn signal(&self, name: &str) {
-        let status = Command::new("kill")
-            .args([&format!("-{name}"), &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    /// Waits up to `limit` for the server to exit.
-    fn wait(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
-        let start = Instant::now();
-        while start.elapsed() < limit {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return Some(s);
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        None
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// [`start`] for the databases of another piece budget.
+fn start_with_budget(dir: &Path, name: &str, budget: &str, extra: &[&str]) -> Server {
+    Server::start(dir, name, &[&["--budget", budget][..], extra].concat())
 }
 
 /// Variants 0 (regular) and 4 (misere) and v0, solved once for all tests.
@@ -141,7 +77,7 @@ fn assert_cors(r: &support::http::Response) {
 #[test]
 fn fixed_routes_answer_gamesman_unis_objects() {
     let dir = shared();
-    let server = Server::start(dir, "fixed", &[]);
+    let server = start(dir, "fixed", &[]);
     let a = server.addr;
 
     let r = get(a, "/");
@@ -348,7 +284,7 @@ fn check_position(db: &Database, pos: Position, body: &Value) {
 #[test]
 fn positions_agree_with_the_engine_and_the_query_command() {
     let dir = shared();
-    let server = Server::start(dir, "positions", &[]);
+    let server = start(dir, "positions", &[]);
     let a = server.addr;
     let mut seen_values = HashSet::new();
     for (variant, stem) in [
@@ -431,7 +367,7 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_tie() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let server = Server::start_with_budget(&dir, "stuck", STUCK_BUDGET, &[]);
+    let server = start_with_budget(&dir, "stuck", STUCK_BUDGET, &[]);
     let a = server.addr;
     // v0 ends the game when the side to move has no move, with no winner.
     // The database stores that as a draw; GamesmanUni knows a draw only as
@@ -490,7 +426,7 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_tie() {
 
 #[test]
 fn every_bad_request_gets_an_error_object() {
-    let server = Server::start(shared(), "errors", &[]);
+    let server = start(shared(), "errors", &[]);
     let a = server.addr;
     let long = format!("/topitop/regular/positions/?p={}", "-".repeat(3000));
     let cases: &[(&str, &str, u16, &str)] = &[
@@ -645,7 +581,7 @@ fn startup_without_databases_says_how_to_make_them() {
 #[test]
 fn many_clients_at_once_each_request_logged() {
     let dir = shared();
-    let server = Server::start(dir, "concurrent", &[]);
+    let server = start(dir, "concurrent", &[]);
     let a = server.addr;
     let db = Database::open(db_file(dir, "topitop_v1_0")).unwrap();
     let positions = playout_positions(db.rules(), 400, 25, &mut SplitMix::new(5));
@@ -694,7 +630,7 @@ fn many_clients_at_once_each_request_logged() {
 
 #[test]
 fn slow_and_idle_clients_are_cut_off() {
-    let server = Server::start(shared(), "slow", &["--idle-timeout", "1"]);
+    let server = start(shared(), "slow", &["--idle-timeout", "1"]);
     let a = server.addr;
     // A request head that never finishes, and a connection that never asks.
     let mut slow = TcpStream::connect(a).unwrap();
@@ -725,7 +661,7 @@ fn slow_and_idle_clients_are_cut_off() {
 #[test]
 fn sigterm_and_sigint_stop_the_server_cleanly() {
     for signal in ["TERM", "INT"] {
-        let mut server = Server::start(shared(), signal, &[]);
+        let mut server = start(shared(), signal, &[]);
         let mut open = Client::connect(server.addr).unwrap();
         assert_eq!(
             open.get("/topitop/regular/positions/?p=1_---------")
@@ -756,7 +692,7 @@ fn a_corrupt_database_block_is_a_server_error_not_a_crash() {
         bytes[i] ^= 0x5a;
     }
     std::fs::write(dir.join(&name), &bytes).unwrap();
-    let server = Server::start(&dir, "serve", &[]);
+    let server = start(&dir, "serve", &[]);
     let db = Database::open(shared().join(&name)).unwrap();
     let positions = playout_positions(db.rules(), 200, 30, &mut SplitMix::new(3));
     let mut client = Client::connect(server.addr).unwrap();
@@ -813,7 +749,7 @@ fn raw_exchange(a: SocketAddr, raw: Vec<u8>) -> support::http::Response {
 
 #[test]
 fn http_layer_errors_are_json_objects_with_cors() {
-    let server = Server::start(shared(), "http-errors", &[]);
+    let server = start(shared(), "http-errors", &[]);
     let a = server.addr;
     let long = |n: usize| {
         format!(
@@ -977,7 +913,7 @@ fn damaged_dir(name: &str) -> PathBuf {
 #[test]
 fn a_damaged_database_is_left_out_and_the_others_served() {
     let dir = damaged_dir("damaged");
-    let server = Server::start(&dir, "serve", &[]);
+    let server = start(&dir, "serve", &[]);
     let a = server.addr;
     assert_eq!(
         get(a, "/topitop/").json()["variants"],
@@ -1105,7 +1041,7 @@ fn sigterm_under_keep_alive_load_answers_every_request_sent() {
         .map(|p| format!("/topitop/regular/positions/?p={p}"))
         .collect();
     for round in 0..3 {
-        let mut server = Server::start(dir, &format!("term-load-{round}"), &[]);
+        let mut server = start(dir, &format!("term-load-{round}"), &[]);
         let a = server.addr;
         // An idle keep-alive connection, quiet for longer than the last call.
         let mut idle = Client::connect(a).unwrap();
@@ -1198,7 +1134,7 @@ fn a_database_renamed_over_is_reloaded() {
     let dir = damaged_dir("rename");
     let regular = db_file(&dir, "topitop_v1_0");
     let db = Database::open(&regular).unwrap();
-    let mut server = Server::start(&dir, "serve", &[]);
+    let mut server = start(&dir, "serve", &[]);
     let a = server.addr;
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -1242,7 +1178,7 @@ fn a_database_overwritten_in_place_even_truncated_never_stops_the_server() {
     let file = dir.join(&name);
     std::fs::write(&file, &good).unwrap();
     let db = Database::open(&file).unwrap();
-    let mut server = Server::start(&dir, "serve", &[]);
+    let mut server = start(&dir, "serve", &[]);
     let a = server.addr;
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -1273,7 +1209,7 @@ fn a_fifo_or_a_device_in_place_of_a_database_never_stops_reloading() {
     let dir = temp_dir("fifo-reload");
     let regular = db_file(&dir, "topitop_v1_0");
     std::fs::copy(db_file(shared(), "topitop_v1_0"), &regular).unwrap();
-    let server = Server::start(&dir, "serve", &[]);
+    let server = start(&dir, "serve", &[]);
     let a = server.addr;
     // A FIFO where the served file was: refused at once, the copy in
     // memory still served (before, one worker blocked on it for good).

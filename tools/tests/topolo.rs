@@ -200,3 +200,185 @@ fn exports_and_play_work_on_topolo() {
     assert!(text.contains("Computer plays"), "{text}");
     assert!(text.contains("best: "), "{text}");
 }
+
+#[test]
+fn topolo_is_served_with_its_board_and_answers_as_query_does() {
+    use support::http::get;
+    use support::server::Server;
+    let dir = temp_dir("topolo-serve");
+    let d = dir.to_str().unwrap();
+    ok(&["solve", "--out", d, "--game", "topolo", "--board", "3x3"]);
+    ok(&[
+        "solve",
+        "--out",
+        d,
+        "--game",
+        "topolo",
+        "--board",
+        "2x3",
+        "--variant",
+        "size-only",
+    ]);
+    let server = Server::start(&dir, "serve", &[]);
+    let a = server.addr;
+    // No Topitop database here: only Topolo is listed.
+    let games = get(a, "/").json();
+    assert_eq!(
+        games,
+        serde_json::json!([{"id": "topolo", "name": "Topolo", "type": "twoPlayer", "gui": "v3"}])
+    );
+    let game = get(a, "/topolo/").json();
+    let ids: Vec<&str> = game["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["2x3_size-only", "3x3"]);
+    let variant = get(a, "/topolo/3x3/").json();
+    assert_eq!(variant["startPosition"], ".../.../...");
+    assert_eq!(variant["autoguiStartPosition"], "1_eeeeeeeee");
+    let theme = &variant["imageAutoGUIData"]["themes"]["pieces"];
+    assert_eq!(
+        theme["centers"].as_array().unwrap().len(),
+        9 * 4,
+        "cells, then 3 buttons a cell"
+    );
+    assert!(!get(a, "/topolo/3x3/instructions/").json()["instructions"]
+        .as_str()
+        .unwrap()
+        .is_empty());
+    // Down one line of best play: each answer is `query --json`'s, every
+    // button is unique and drawn, each child's value agrees with the move's.
+    let mut p = ".../.../...".to_string();
+    loop {
+        let body = get(a, &format!("/topolo/3x3/positions/?p={p}")).json();
+        let q = ok(&[
+            "query", &p, "--json", "--dir", d, "--game", "topolo", "--board", "3x3",
+        ]);
+        assert_eq!(
+            body,
+            serde_json::from_str::<serde_json::Value>(&q).unwrap(),
+            "{p}"
+        );
+        let moves = body["moves"].as_array().unwrap();
+        if moves.is_empty() {
+            assert_eq!(body["remoteness"], 0, "{p}");
+            break;
+        }
+        let mut buttons: Vec<&str> = moves.iter().map(|m| m["autoguiMove"].as_str().unwrap()).collect();
+        for b in &buttons {
+            let image = b.split('_').nth(1).unwrap();
+            assert!(theme["charImages"].get(image).is_some(), "{b}");
+        }
+        buttons.sort_unstable();
+        buttons.dedup();
+        assert_eq!(buttons.len(), moves.len(), "{p}");
+        let best = &moves[0];
+        assert_eq!(
+            best["remoteness"].as_i64().unwrap() + 1,
+            body["remoteness"].as_i64().unwrap()
+        );
+        p = best["position"].as_str().unwrap().to_string();
+    }
+    for (path, status, says) in [
+        ("/topolo/3x3/positions/?p=SSS/.../...", 400, "Invalid Position"),
+        ("/topolo/3x3/positions/?p=..../....", 400, "Invalid Position"),
+        ("/topolo/4x4/", 404, "it serves 2x3_size-only, 3x3"),
+        ("/topitop/", 404, "this server has \"topolo\""),
+    ] {
+        let r = get(a, path);
+        assert_eq!(r.status, status, "{path}");
+        assert!(
+            r.json()["error"].as_str().unwrap().contains(says),
+            "{path}: {}",
+            r.json()
+        );
+    }
+}
+
+#[test]
+fn stats_writes_an_html_report_and_never_over_its_database() {
+    let dir = temp_dir("topolo-report");
+    let d = dir.to_str().unwrap();
+    let g = ["--game", "topolo", "--board", "2x3"];
+    ok(&[&["solve", "--out", d][..], &g].concat());
+    let page = dir.join("r.html");
+    let text = ok(&[&["stats", "--dir", d, "--report", page.to_str().unwrap()][..], &g].concat());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(html.contains("Topolo 2×3: database statistics"), "{html}");
+    assert!(html.contains("id=\"fig-positions-by-value-and-remoteness\""));
+    assert!(html.contains("id=\"table-positions-by-tier-and-value\""));
+    // The report's totals are the plain report's.
+    let solved = text.lines().find(|l| l.starts_with("solved")).unwrap();
+    let win: &str = solved.split_whitespace().nth(1).unwrap();
+    assert!(
+        html.contains(&format!("<td>win</td><td class=\"num\">{win}</td>")),
+        "{solved}"
+    );
+    // `--report -` prints the page alone.
+    let only = ok(&[&["stats", "--dir", d, "--report", "-"][..], &g].concat());
+    assert!(only.starts_with("<!DOCTYPE html>") && only.trim_end().ends_with("</html>"));
+    let db = dir.join("topolo_2x3.db");
+    let before = std::fs::read(&db).unwrap();
+    let o = topitop(&[&["stats", "--dir", d, "--report", db.to_str().unwrap()][..], &g].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the database is untouched");
+}
+
+#[test]
+fn a_killed_solve_resumes_from_its_tier_checkpoints() {
+    let dir = temp_dir("topolo-resume");
+    let d = dir.to_str().unwrap();
+    let g = ["--game", "topolo", "--board", "3x4"];
+    let ckpt = dir.join("topolo_3x4.ckpt");
+    let tiers = |p: &std::path::Path| {
+        std::fs::read_dir(p).map_or(0, |r| {
+            r.filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".tier"))
+                .count()
+        })
+    };
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args([&["solve", "--out", d, "--checkpoint-after", "0"][..], &g].concat())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while tiers(&ckpt) < 40 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the solve ended before it could be killed"
+        );
+        assert!(start.elapsed().as_secs() < 120, "no checkpoints after 2 minutes");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!dir.join("topolo_3x4.db").exists());
+    let kept = tiers(&ckpt);
+    let solved = ok(&[&["solve", "--out", d][..], &g].concat());
+    let resumed: usize = solved
+        .lines()
+        .find_map(|l| l.strip_prefix("resumed ")?.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{solved}"));
+    assert!(resumed >= kept && resumed > 0, "{kept} kept, {resumed} resumed");
+    assert!(
+        solved.contains("start position ..../..../....: tie 12"),
+        "{solved}"
+    );
+    assert!(!ckpt.exists(), "checkpoints go once the database is written");
+    assert!(!dir.join("topolo_3x4.db.lock").exists());
+    let verified = ok(&[&["verify", "--dir", d][..], &g].concat());
+    assert!(verified.contains(": 0 violations"), "{verified}");
+    // Checkpoints of another solve are never resumed.
+    let other = dir.join("topolo_2x3.ckpt");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("MAKER"), "game topolo; variant 2x3_size-only\n").unwrap();
+    let o = topitop(&["solve", "--out", d, "--game", "topolo", "--board", "2x3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is never resumed"), "{}", stderr(&o));
+    assert!(!dir.join("topolo_2x3.db").exists());
+}

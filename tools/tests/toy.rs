@@ -6,7 +6,9 @@
 
 mod support;
 
+use support::http::get;
 use support::run::{stderr, stdout, temp_dir, topitop};
+use support::server::Server;
 
 fn ok(args: &[&str]) -> String {
     let o = topitop(args);
@@ -41,4 +43,17 @@ fn tic_tac_toe_goes_through_every_command() {
     let o = topitop(&[&["query", "xxx/ooo/---", "--dir", d][..], &g].concat());
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot be reached"), "{}", stderr(&o));
+    // Served over HTTP by `serve`, which finds its database by name: the
+    // position object is the query's, the board a text one.
+    let server = Server::start(&dir, "serve", &[]);
+    let games = get(server.addr, "/").json();
+    assert_eq!(games[0]["id"], "tictactoe");
+    let variant = get(server.addr, "/tictactoe/3x3/").json();
+    assert_eq!(variant["startPosition"], "---/---/---");
+    assert_eq!(variant["imageAutoGUIData"], serde_json::Value::Null);
+    let body = get(server.addr, "/tictactoe/3x3/positions/?p=xx-/oo-/---").json();
+    assert_eq!(body, q);
+    assert_eq!(body["moves"][0]["autoguiMove"], "3");
+    let r = get(server.addr, "/tictactoe/3x3/positions/?p=xxx/ooo/---");
+    assert_eq!(r.status, 400);
 }

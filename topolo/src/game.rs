@@ -7,7 +7,7 @@
 //! its multiset of cell states (empty, S, M, L, s, m, l) over the cells in
 //! order; arrangements that break the row-class rule name no position.
 
-use topitop_interface::{Game, Tiered, Value};
+use topitop_interface::{Game, Registered, Tiered, Value};
 
 use crate::piece::{Color, Size};
 use crate::position::Position;
@@ -124,6 +124,35 @@ impl Game for Topolo {
 
     fn canonical(&self, pos: &Position) -> Position {
         Topolo::canonical(self, pos)
+    }
+
+    fn title(&self) -> String {
+        "Topolo".into()
+    }
+
+    fn variant_title(&self) -> String {
+        let s = self.shape();
+        let board = format!("{}×{}", s.rows(), s.cols());
+        match self.variant() {
+            crate::Variant::Full => board,
+            crate::Variant::SizeOnly => format!("{board}, group size only"),
+        }
+    }
+
+    fn instructions(&self) -> String {
+        instructions(self)
+    }
+
+    fn autogui_position(&self, pos: &Position) -> Option<String> {
+        Some(self.autogui_entities(pos))
+    }
+
+    fn autogui_move(&self, pos: &Position, mv: Move) -> Option<String> {
+        Some(self.autogui_button(pos, mv))
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        Some(self.autogui_theme().to_string())
     }
 
     fn player_names(&self) -> [&'static str; 2] {
@@ -315,6 +344,70 @@ impl Tiered for Topolo {
             tier[0], tier[1], tier[2], tier[3], tier[4], tier[5]
         )
     }
+}
+
+impl Registered for Topolo {
+    const NAME: &'static str = "topolo";
+
+    fn from_options(board: Option<&str>, variant: Option<&str>) -> Result<Topolo, String> {
+        Topolo::from_options(board, variant).map_err(|e| e.to_string())
+    }
+
+    /// `RxC` or `RxC_<variant>`, as [`Game::variant`] writes it.
+    fn from_variant(variant: &str) -> Result<Topolo, String> {
+        let (board, name) = match variant.split_once('_') {
+            Some((b, v)) => (b, Some(v)),
+            None => (variant, None),
+        };
+        let game = Topolo::from_options(Some(board), name).map_err(|e| e.to_string())?;
+        // One spelling a variant: `3x4_full` or `3X4` are not database names.
+        if Game::variant(&game) == variant {
+            Ok(game)
+        } else {
+            Err(format!(
+                "{variant:?} is not a Topolo variant string (e.g. 3x4, 3x4_size-only)"
+            ))
+        }
+    }
+}
+
+/// The rules for GamesmanUni's side panel, with this board's counts.
+fn instructions(game: &Topolo) -> String {
+    let s = game.shape();
+    let count = |c: Color| {
+        let n = game.pieces(c);
+        match game.variant() {
+            crate::Variant::SizeOnly => format!("{n} small"),
+            crate::Variant::Full => format!(
+                "{} small, {} mid and {} large",
+                game.inventory(c, Size::Small),
+                game.inventory(c, Size::Mid),
+                game.inventory(c, Size::Large)
+            ),
+        }
+    };
+    let scoring = match game.variant() {
+        crate::Variant::Full => {
+            "A group is a set of one colour's pieces joined side to side; its height is the sum of its \
+             pieces' heights (small 1, mid 2, large 3). Each player's groups are listed largest first, by \
+             size and then height, and the two lists are compared group by group: the first difference \
+             decides. Equal lists are a tie."
+        }
+        crate::Variant::SizeOnly => {
+            "A group is a set of one colour's pieces joined side to side. The player with the larger \
+             largest group wins; equal sizes are a tie."
+        }
+    };
+    format!(
+        "## Topolo, {}×{}\n\nRed has {}; Black has {}. Red moves first; a move puts one of your pieces on \
+         an empty cell.\n\nThe first piece's row (odd or even rows, counting from Red's side at the bottom) \
+         decides which rows are filled first: every cell of those rows is filled before any other.\n\n\
+         The game ends when the board is full. {scoring}\n",
+        s.rows(),
+        s.cols(),
+        count(Color::Red),
+        count(Color::Black)
+    )
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! crate knows nothing of solving or storage.
 #![forbid(unsafe_code)]
 
+mod autogui;
 pub mod error;
 pub mod game;
 pub mod groups;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use topitop_db::{write, Database, WriteOptions};
 use topitop_game::{Budget, Rules, Ruleset, Variant};
-use topitop_solver::{solve, SolveOptions};
+use topitop_game_solved::{solve, SolveOptions};
 use topitop_table::Solution;
 
 /// A solved reduced game.

@@ -17,7 +17,7 @@ use topitop_table::Record;
 use crate::common::DbArgs;
 use crate::output::Output;
 use crate::progress::CountBar;
-use topitop_serve::response::value_name;
+use topitop_game_solved::value_name;
 
 /// Output formats.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use topitop_game::{parse_position, play_unchecked, Move, Player, Position};
 
 use crate::common::DbArgs;
 use crate::lines::next_line;
-use topitop_serve::respond;
+use topitop_game_solved::respond;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

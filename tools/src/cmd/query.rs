@@ -7,7 +7,8 @@ use topitop_game::parse_position;
 
 use crate::common::DbArgs;
 use crate::lines::{next_line, Line};
-use topitop_serve::response::{respond, value_name, PositionResponse};
+use topitop_game_solved::{respond, value_name};
+use topitop_serve::PositionResponse;
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]

@@ -12,16 +12,17 @@ use topitop_game::Budget;
 
 use crate::common::check_threads;
 
+use topitop_game_solved::uni::reload::{self, Watcher};
+use topitop_game_solved::{served_game, Catalog};
 use topitop_serve::log::{LogPipe, QUEUE_BYTES};
-use topitop_serve::reload::{self, Watcher};
 use topitop_serve::server::{self, Limits};
-use topitop_serve::{App, Catalog};
+use topitop_serve::App;
 
 /// Arguments of `serve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Directory of databases as `topitop solve --out DIR` names them; every
-    /// variant whose database is there is served.
+    /// variant of every game whose database is there is served.
     #[arg(
         long = "db",
         visible_alias = "dir",
@@ -62,7 +63,14 @@ fn serve(args: Args) -> anyhow::Result<()> {
     let budget: Budget = args.budget.parse()?;
     anyhow::ensure!(args.idle_timeout > 0, "--idle-timeout must be at least 1 second");
     let threads = args.threads.map(check_threads).transpose()?;
-    let catalog = Catalog::open(&args.dir, budget)?;
+    let others = crate::generic::serve::discover(&args.dir);
+    // Without another game's database, no Topitop database is an error
+    // that says how to make one.
+    let catalog = if others.is_empty() {
+        Catalog::open(&args.dir, budget)?
+    } else {
+        Catalog::scan(&args.dir, budget)?
+    };
     for d in &catalog.damaged {
         tracing::error!(variant = d.spec.id, error = %d.error, "database damaged; variant left out");
     }
@@ -70,7 +78,9 @@ fn serve(args: Args) -> anyhow::Result<()> {
         tracing::info!(variant = v.spec.id, db = %v.db.path().display(), "serving");
     }
     let watcher = Watcher::new(&catalog);
-    let app = Arc::new(App::new(catalog));
+    let mut games = vec![served_game(&catalog.variants)];
+    games.extend(others);
+    let app = Arc::new(App::new(games));
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = threads {
         runtime.worker_threads(n);
@@ -96,7 +106,7 @@ fn serve(args: Args) -> anyhow::Result<()> {
             tracing::warn!(error = %e, "cannot print the address on standard output; serving anyway");
         }
         drop(out);
-        tracing::info!(%addr, variants = %app.variant_ids().join(","), "listening");
+        tracing::info!(%addr, variants = %app.served().join(","), "listening");
         if args.reload_interval > 0 {
             let every = Duration::from_secs(args.reload_interval);
             tokio::spawn(reload::watch(app.clone(), watcher, every));

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use topitop_db::CheckpointDir;
 use topitop_game::{Budget, Rules, Ruleset, Variant};
+use topitop_game_solved::{estimate_disk, estimate_memory, solve_together, SolveOptions};
 use topitop_solver::usage::cpu_time;
-use topitop_solver::{estimate_disk, estimate_memory, solve_together, SolveOptions};
 use topitop_table::{Checkpoint, Solution};
 
 use crate::common::RulesArgs;
@@ -134,6 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             out: args.out.clone(),
             symmetric: !args.no_symmetry,
             level: args.zstd_level,
+            grace: Duration::from_secs(args.checkpoint_after),
         };
         return crate::games::with_game(&args.rules, cmd);
     }
@@ -330,7 +331,7 @@ fn available_memory() -> Option<u64> {
 /// The lock that keeps two solves from writing one database (and its
 /// checkpoints) at once: an exclusive lock on `<database>.lock`. The file
 /// goes when the lock is let go, on success, on an error or on a signal.
-struct SolveLock {
+pub(crate) struct SolveLock {
     path: PathBuf,
     _file: File,
     /// Registered for removal should a signal end the process.
@@ -339,7 +340,7 @@ struct SolveLock {
 
 impl SolveLock {
     /// Takes the lock of the database at `target`.
-    fn take(target: &Path) -> anyhow::Result<SolveLock> {
+    pub(crate) fn take(target: &Path) -> anyhow::Result<SolveLock> {
         let mut name = target.file_name().unwrap_or_default().to_os_string();
         name.push(".lock");
         let path = target.with_file_name(name);
@@ -372,7 +373,7 @@ impl SolveLock {
     }
 
     /// Lets go of the lock; dropping it removes the lock file first.
-    fn release(self) {
+    pub(crate) fn release(self) {
         drop(self);
     }
 }

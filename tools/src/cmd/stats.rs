@@ -11,7 +11,7 @@ use topitop_table::Record;
 
 use crate::common::DbArgs;
 use crate::output::Output;
-use crate::report::{self, Series};
+use crate::report;
 use crate::scan::fold_groups;
 
 /// Arguments of `stats`.
@@ -202,10 +202,10 @@ struct Report {
 /// Runs `stats`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.db.rules.game() != "topitop" {
-        anyhow::ensure!(args.report.is_none(), "--report is Topitop's for now");
         let cmd = crate::generic::stats::Stats {
             db: args.db.clone(),
             json: args.json,
+            report: args.report.clone(),
         };
         return crate::games::with_game(&args.db.rules, cmd);
     }
@@ -457,7 +457,6 @@ fn total_rows(r: &Report) -> Vec<Vec<String>> {
 /// The HTML report: the totals, then positions by value and remoteness, by
 /// value and pieces placed, and by tier.
 fn html_report(r: &Report, b: &Breakdown, budget: Budget) -> report::Report {
-    const VALUES: [&str; 3] = ["win", "lose", "tie"];
     let name = std::path::Path::new(&r.file)
         .file_name()
         .map_or_else(|| r.file.clone(), |n| n.to_string_lossy().into_owned());
@@ -470,26 +469,7 @@ fn html_report(r: &Report, b: &Breakdown, budget: Budget) -> report::Report {
     page.heading("Summary");
     page.table("Totals", &["figure", "number", "note"], &total_rows(r));
 
-    page.heading("Values and remoteness");
-    page.paragraph(
-        "Remoteness is the number of moves to the end of the game under perfect play: \
-         the winner hurries, the loser delays. Draws have none and are not shown.",
-    );
-    let series: Vec<Series> = VALUES
-        .iter()
-        .zip(&b.remoteness)
-        .map(|(v, h)| Series {
-            name: v.to_string(),
-            points: h.iter().enumerate().map(|(r, &n)| (r as i64, n)).collect(),
-        })
-        .collect();
-    page.bar_chart(
-        "Positions by value and remoteness",
-        "remoteness (moves)",
-        "positions (log scale)",
-        &series,
-        true,
-    );
+    page.values_and_remoteness(&b.remoteness);
 
     page.heading("Values through the game");
     page.paragraph(

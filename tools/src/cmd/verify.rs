@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use topitop_solver::verify::verify;
+use topitop_game_solved::solve::verify::verify;
 
 use crate::common::DbArgs;
 use crate::progress::CountBar;

@@ -6,6 +6,7 @@ pub mod export;
 pub mod perft;
 pub mod play;
 pub mod query;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod stats;
@@ -60,16 +61,9 @@ pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<TieredDb> {
 /// # Errors
 /// A damaged block, or a position outside every tier.
 pub fn lookup<G: Tiered>(game: &G, db: &TieredDb, pos: &G::Position) -> anyhow::Result<Record> {
-    let pos = if db.header().symmetric {
-        game.canonical(pos)
-    } else {
-        *pos
-    };
-    Ok(db.get(&game.tier_name(game.tier_of(&pos)), game.index(&pos))?)
+    Ok(db.lookup(game, pos)?)
 }
 
 /// GamesmanUni's name for a record's value: `win`, `lose`, `tie`, `draw`
 /// or `unsolved`.
-pub fn value_name(r: Record) -> &'static str {
-    r.value().map_or("unsolved", |v| v.name())
-}
+pub use topitop_serve::response::value_name;

@@ -3,13 +3,15 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use topitop_db::tier_checkpoint::TierCheckpoints;
 use topitop_db::tiered::{write_tiered, TieredMeta};
 use topitop_interface::{Record, Tiered};
-use topitop_solver::loop_free::solve_loop_free;
+use topitop_solver::loop_free::{solve_loop_free_kept, TierStore};
 use topitop_solver::usage::cpu_time;
 
+use crate::cmd::solve::SolveLock;
 use crate::games::OnGame;
 use crate::progress::CountBar;
 
@@ -21,6 +23,44 @@ pub struct Solve {
     pub symmetric: bool,
     /// zstd level.
     pub level: i32,
+    /// No tier is kept in a checkpoint before this much of the solve has
+    /// passed: a short solve leaves none behind.
+    pub grace: Duration,
+}
+
+/// The checkpoints of a solve, kept from the end of its grace on.
+struct Kept {
+    files: TierCheckpoints,
+    from: Instant,
+}
+
+impl TierStore for Kept {
+    fn load(&mut self, name: &str, size: u64) -> Option<Vec<Record>> {
+        let records = self.files.load(name, size);
+        for w in self.files.warnings() {
+            eprintln!("topitop: warning: {w}");
+        }
+        records
+    }
+
+    fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
+        if Instant::now() < self.from {
+            return Ok(());
+        }
+        self.files.save(name, records)
+    }
+}
+
+/// What a solve of `game` is made from, as its checkpoints record it:
+/// anything that changes a record.
+fn made_from<G: Tiered>(game: &G, symmetric: bool) -> String {
+    format!(
+        "game {}; variant {}; symmetry {}; program topitop {}",
+        game.name(),
+        game.variant(),
+        if symmetric { "on" } else { "off" },
+        env!("TOPITOP_VERSION")
+    )
 }
 
 impl OnGame for Solve {
@@ -40,12 +80,26 @@ impl OnGame for Solve {
         );
         let slots: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
         // The compressed database takes well under half a byte an index
-        // (1.9 MB for the 65 M indices of 3x4): a bound, not an estimate.
-        topitop_files::ensure_space(&self.out, slots / 2 + (1 << 20), "this solve")?;
+        // (1.9 MB for the 65 M indices of 3x4), and so do the checkpoints,
+        // which are there with it until it is written: a bound, not an
+        // estimate.
+        topitop_files::ensure_space(
+            &self.out,
+            slots + (2 << 20),
+            "this solve (checkpoints, then the database)",
+        )?;
+        let lock = SolveLock::take(&path)?;
+        topitop_db::remove_stale_temps(&path)?;
         let start = Instant::now();
+        let mut kept = Kept {
+            files: TierCheckpoints::open(path.with_extension("ckpt"), &made_from(&game, self.symmetric))?,
+            from: start + self.grace,
+        };
         let cpu_start = cpu_time();
         let bar = CountBar::new(&format!("solving {} {}", game.name(), game.variant()), "tiers");
-        let solution = solve_loop_free(&game, self.symmetric, |d, t| bar.set(d as u64, t as u64))?;
+        let (solution, resumed) = solve_loop_free_kept(&game, self.symmetric, &mut kept, |d, t| {
+            bar.set(d as u64, t as u64)
+        })?;
         bar.finish();
         let secs = start.elapsed().as_secs_f64();
         let cpu = cpu_start
@@ -68,7 +122,19 @@ impl OnGame for Solve {
             },
             &tiers,
         )?;
+        // The database is in place: what it was made from goes before
+        // anything is printed, so a closed standard output leaves nothing.
+        kept.files.remove().map_err(|e| {
+            anyhow::anyhow!(
+                "cannot remove the checkpoints after writing {}: {e}",
+                path.display()
+            )
+        })?;
+        lock.release();
         let mut out = std::io::stdout().lock();
+        if resumed > 0 {
+            writeln!(out, "resumed {resumed} finished tiers from checkpoints")?;
+        }
         let c = header.counts;
         let solved: u64 = c.iter().sum();
         writeln!(

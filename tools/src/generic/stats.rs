@@ -2,14 +2,18 @@
 //! positions play reaches, with and without symmetry.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use topitop_interface::Tiered;
+use topitop_db::tiered::TieredDb;
+use topitop_interface::{Record, Tiered, Value};
 
 use super::open;
 use crate::common::DbArgs;
 use crate::games::OnGame;
+use crate::output::Output;
+use crate::report;
 
 /// `stats` on a game behind the interface.
 pub struct Stats {
@@ -17,6 +21,8 @@ pub struct Stats {
     pub db: DbArgs,
     /// Print JSON.
     pub json: bool,
+    /// Also write an HTML report here (`-`: standard output, and only it).
+    pub report: Option<PathBuf>,
 }
 
 /// What `stats` reports.
@@ -44,6 +50,12 @@ struct Report {
 impl OnGame for Stats {
     fn run<G: Tiered + 'static>(self, game: G) -> anyhow::Result<()> {
         let db = open(&game, &self.db)?;
+        // Opened first so a path that cannot be written fails before the work.
+        let report_out = self
+            .report
+            .as_deref()
+            .map(|p| Output::open(Some(p), &[db.path()]))
+            .transpose()?;
         let h = db.header();
         // Every index that names a position of play is one play reaches
         // (the game's index promises it; Topolo's tests check it).
@@ -73,6 +85,13 @@ impl OnGame for Stats {
             positions,
             classes,
         };
+        if let Some(out) = report_out {
+            match html_report(&game, &db, &r)?.write_to(out)? {
+                Some(path) => eprintln!("wrote {}", path.display()),
+                // `--report -`: standard output holds the page, and only it.
+                None => return Ok(()),
+            }
+        }
         let mut out = std::io::stdout().lock();
         if self.json {
             writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
@@ -107,4 +126,98 @@ impl OnGame for Stats {
         )?;
         Ok(())
     }
+}
+
+/// The values in the order the report counts them.
+const VALUES: [Value; 4] = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
+
+/// Counts by value of the records of one tier, or of all.
+#[derive(Clone, Copy, Default)]
+struct Counts([u64; 4]);
+
+impl Counts {
+    fn add(&mut self, r: Record) {
+        if let Some(v) = r.value() {
+            self.0[VALUES.iter().position(|&x| x == v).unwrap_or(0)] += 1;
+        }
+    }
+
+    fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+}
+
+/// The HTML page of `stats --report`: the totals, positions by value and
+/// remoteness, and every tier's counts, from the records themselves.
+fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result<report::Report> {
+    let tiers = db.tiers()?;
+    let mut by_remoteness = vec![Vec::<u64>::new(); 3];
+    let mut rows = Vec::with_capacity(tiers.len());
+    let mut all = Counts::default();
+    for (name, records) in &tiers {
+        let mut c = Counts::default();
+        for &rec in records {
+            c.add(rec);
+            if let Some(k) = rec.value().and_then(|v| VALUES[..3].iter().position(|&x| x == v)) {
+                let at = usize::from(rec.remoteness());
+                if by_remoteness[k].len() <= at {
+                    by_remoteness[k].resize(at + 1, 0);
+                }
+                by_remoteness[k][at] += 1;
+            }
+        }
+        all.0.iter_mut().zip(c.0).for_each(|(a, b)| *a += b);
+        if c.total() > 0 {
+            let mut row = vec![name.clone(), c.total().to_string()];
+            row.extend(c.0.iter().map(u64::to_string));
+            rows.push(row);
+        }
+    }
+    let title = format!("{} {}", game.title(), game.variant_title());
+    let mut page = report::Report::new(&format!("{title}: database statistics"));
+    let each = if r.symmetric {
+        "one per symmetry class"
+    } else {
+        "every position"
+    };
+    page.paragraph(&format!(
+        "Database {}: {} {}. Counts are of solved positions, {each}.",
+        r.file, r.game, r.variant
+    ));
+    page.heading("Summary");
+    let row = |figure: &str, n: String| vec![figure.to_string(), n];
+    let start = game.start();
+    let start_rec = db.lookup(game, &start)?;
+    page.table(
+        "Totals",
+        &["figure", "number"],
+        &[
+            row("file size (bytes)", r.file_bytes.to_string()),
+            row("indices", r.indices.to_string()),
+            row("tiers", tiers.len().to_string()),
+            row("positions play reaches", r.positions.to_string()),
+            row("their symmetry classes", r.classes.to_string()),
+            row("solved positions", all.total().to_string()),
+            row("win", all.0[0].to_string()),
+            row("lose", all.0[1].to_string()),
+            row("tie", all.0[2].to_string()),
+            row("draw", all.0[3].to_string()),
+            row("largest remoteness", r.largest_remoteness.to_string()),
+            row(
+                &format!("start {}", game.format_position(&start)),
+                start_rec.to_string(),
+            ),
+        ],
+    );
+    page.values_and_remoteness(&by_remoteness);
+    page.heading("Tiers");
+    page.paragraph(&format!(
+        "Each tier of the database with its positions by value ({each})."
+    ));
+    page.table(
+        "Positions by tier and value",
+        &["tier", "positions", "win", "lose", "tie", "draw"],
+        &rows,
+    );
+    Ok(page)
 }

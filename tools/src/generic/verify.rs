@@ -92,8 +92,8 @@ fn check_one<G: Tiered>(
 ) -> Result<(), String> {
     let pos = game.position(tier, i);
     let expected = match pos {
-        None => Record::NONE,
-        Some(p) if db.header().symmetric && game.canonical(&p) != p => Record::NONE,
+        None => Record::UNSOLVED,
+        Some(p) if db.header().symmetric && game.canonical(&p) != p => Record::UNSOLVED,
         Some(p) => match game.primitive(&p) {
             Some(v) => Record::new(v, 0),
             None => {
@@ -102,7 +102,7 @@ fn check_one<G: Tiered>(
                     .into_iter()
                     .map(|m| lookup(game, db, &game.play(&p, m)).map_err(|e| e.to_string()))
                     .collect();
-                negamax(children?).unwrap_or(Record::NONE)
+                negamax(children?).unwrap_or(Record::UNSOLVED)
             }
         },
     };

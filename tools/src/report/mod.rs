@@ -300,6 +300,32 @@ impl Report {
         h
     }
 
+    /// The section every database report has: a heading, what remoteness
+    /// is, and the chart of positions by value (win, lose, tie: the
+    /// histograms of `by_value`, indexed by remoteness) and remoteness.
+    pub fn values_and_remoteness(&mut self, by_value: &[Vec<u64>]) {
+        self.heading("Values and remoteness");
+        self.paragraph(
+            "Remoteness is the number of moves to the end of the game under perfect play: \
+             the winner hurries, the loser delays. Draws have none and are not shown.",
+        );
+        let series: Vec<Series> = ["win", "lose", "tie"]
+            .iter()
+            .zip(by_value)
+            .map(|(v, h)| Series {
+                name: v.to_string(),
+                points: h.iter().enumerate().map(|(r, &n)| (r as i64, n)).collect(),
+            })
+            .collect();
+        self.bar_chart(
+            "Positions by value and remoteness",
+            "remoteness (moves)",
+            "positions (log scale)",
+            &series,
+            true,
+        );
+    }
+
     /// Writes the page to `out`, opened beforehand (so that a path that
     /// cannot be written fails before the work of the report); returns the
     /// path written, if any (none for standard output).

@@ -7,3 +7,6 @@ pub mod http;
 // Each test crate uses some of the helpers.
 #[allow(dead_code)]
 pub mod run;
+// Each test crate uses some of the helpers.
+#[allow(dead_code)]
+pub mod server;

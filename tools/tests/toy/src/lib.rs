@@ -8,7 +8,7 @@
 //! board; its index is the board read as a base-3 number.
 #![forbid(unsafe_code)]
 
-use topitop_interface::{Game, Tiered, Value};
+use topitop_interface::{Game, Registered, Tiered, Value};
 
 /// The eight lines of three.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -204,5 +204,25 @@ impl Tiered for TicTacToe {
 
     fn tier_name(&self, tier: u8) -> String {
         format!("marks{tier}")
+    }
+}
+
+/// No options: one board, one variant.
+impl Registered for TicTacToe {
+    const NAME: &'static str = "tictactoe";
+
+    fn from_options(board: Option<&str>, variant: Option<&str>) -> Result<TicTacToe, String> {
+        match (board, variant) {
+            (None | Some("3x3"), None) => Ok(TicTacToe),
+            _ => Err("tic-tac-toe has one board, 3x3, and no variants".into()),
+        }
+    }
+
+    fn from_variant(variant: &str) -> Result<TicTacToe, String> {
+        if variant == "3x3" {
+            Ok(TicTacToe)
+        } else {
+            Err(format!("{variant:?} is not a tic-tac-toe variant (only 3x3)"))
+        }
     }
 }

@@ -13,8 +13,9 @@ use std::time::Duration;
 
 use topitop_game::Budget;
 
-use crate::catalog::{find_verified, Catalog, FileStamp, Found, Served, VARIANTS};
-use crate::routes::App;
+use crate::uni::catalog::{find_verified, Catalog, FileStamp, Found, Served, GAME_ID, GAME_NAME, VARIANTS};
+use crate::uni::served::served_game;
+use topitop_serve::App;
 
 /// What a check did to one variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +37,8 @@ pub struct Watcher {
     budget: Budget,
     /// The stamp last seen of each variant's file, in [`VARIANTS`] order.
     seen: Vec<Option<FileStamp>>,
+    /// The variants served, in [`VARIANTS`] order.
+    served: Vec<Served>,
 }
 
 impl Watcher {
@@ -53,7 +56,13 @@ impl Watcher {
             dir: catalog.dir.clone(),
             budget: catalog.budget,
             seen,
+            served: catalog.variants.clone(),
         }
+    }
+
+    /// The variants served, in [`VARIANTS`] order.
+    pub fn served(&self) -> &[Served] {
+        &self.served
     }
 
     /// Looks at every variant's file once and serves in `app` each valid
@@ -61,7 +70,7 @@ impl Watcher {
     /// checks whole files.
     pub fn check(&mut self, app: &App) -> Vec<Change> {
         let mut changes = Vec::new();
-        let mut served = app.served();
+        let mut served = self.served.clone();
         for (i, spec) in VARIANTS.iter().enumerate() {
             let path = topitop_db::path_in(
                 &self.dir,
@@ -107,7 +116,8 @@ impl Watcher {
             .iter()
             .any(|c| matches!(c, Change::Reloaded(_) | Change::Added(_)))
         {
-            app.replace(served);
+            app.replace(GAME_ID, GAME_NAME, served_game(&served).variants);
+            self.served = served;
         }
         changes
     }
@@ -161,12 +171,12 @@ pub async fn watch(app: Arc<App>, mut watcher: Watcher, every: Duration) {
 mod tests {
     use std::path::Path;
 
+    use crate::{solve, SolveOptions};
     use topitop_db::{write, Database, WriteOptions};
     use topitop_game::{parse_position, Rules, Ruleset, Variant};
-    use topitop_solver::{solve, SolveOptions};
 
     use super::*;
-    use crate::response::respond;
+    use crate::uni::response::respond;
 
     const BUDGET: &str = "1/1/2/2";
 
@@ -188,7 +198,7 @@ mod tests {
     fn served(dir: &Path) -> (Arc<App>, Watcher) {
         let catalog = Catalog::open(dir, BUDGET.parse().unwrap()).unwrap();
         let watcher = Watcher::new(&catalog);
-        (Arc::new(App::new(catalog)), watcher)
+        (Arc::new(App::new(vec![served_game(&catalog.variants)])), watcher)
     }
 
     /// Checks that `app` answers positions of `regular` as `db` says.
@@ -209,21 +219,21 @@ mod tests {
         let db = Database::open(&regular).unwrap();
         let (app, mut watcher) = served(dir.path());
         assert_eq!(watcher.check(&app), [], "nothing changed");
-        let old = app.served()[0].db.clone();
+        let old = watcher.served()[0].db.clone();
         let tmp = dir.path().join("new.tmp");
         std::fs::copy(&regular, &tmp).unwrap();
         std::fs::rename(&tmp, &regular).unwrap();
         assert_eq!(watcher.check(&app), [Change::Reloaded("regular")]);
-        assert!(!Arc::ptr_eq(&old, &app.served()[0].db), "a new database");
+        assert!(!Arc::ptr_eq(&old, &watcher.served()[0].db), "a new database");
         answers_as(&app, &db);
         assert_eq!(watcher.check(&app), []);
         // Other rules renamed over: refused, the database in memory kept.
         let misere = solved(dir.path(), &[Ruleset::V1(Variant::new(4).unwrap())]).remove(0);
         std::fs::rename(&misere, &tmp).unwrap();
         std::fs::rename(&tmp, &regular).unwrap();
-        let kept = app.served()[0].db.clone();
+        let kept = watcher.served()[0].db.clone();
         assert_eq!(watcher.check(&app), [Change::Refused("regular")]);
-        assert!(Arc::ptr_eq(&kept, &app.served()[0].db));
+        assert!(Arc::ptr_eq(&kept, &watcher.served()[0].db));
         answers_as(&app, &db);
         // Gone: still served from memory.
         std::fs::remove_file(&regular).unwrap();
@@ -273,11 +283,11 @@ mod tests {
         let misere = std::fs::read(&paths[1]).unwrap();
         std::fs::write(&paths[1], b"damaged").unwrap();
         let (app, mut watcher) = served(dir.path());
-        assert_eq!(app.variant_ids(), ["regular", "v0"]);
+        assert_eq!(app.variant_ids(GAME_ID), ["regular", "v0"]);
         assert_eq!(watcher.check(&app), []);
         std::fs::write(&paths[1], &misere).unwrap();
         assert_eq!(watcher.check(&app), [Change::Added("misere")]);
-        assert_eq!(app.variant_ids(), ["regular", "misere", "v0"]);
+        assert_eq!(app.variant_ids(GAME_ID), ["regular", "misere", "v0"]);
         let reply = app.get("/topitop/misere/positions/", Some("p=1_---------"));
         assert_eq!(reply.status, hyper::StatusCode::OK);
     }

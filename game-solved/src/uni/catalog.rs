@@ -285,6 +285,30 @@ pub fn find_verified(dir: &Path, budget: Budget, spec: VariantSpec) -> Result<Fo
 }
 
 impl Catalog {
+    /// What `dir` holds for every variant of [`VARIANTS`] with `budget`:
+    /// as [`Catalog::open`], but no database at all is not an error (other
+    /// games may be served).
+    ///
+    /// # Errors
+    /// Only for a bad variant table.
+    pub fn scan(dir: &Path, budget: Budget) -> Result<Catalog, RulesError> {
+        let mut variants = Vec::new();
+        let mut damaged = Vec::new();
+        for spec in VARIANTS {
+            match find(dir, budget, spec)? {
+                Found::Absent(_) => {}
+                Found::Served(s) => variants.push(s),
+                Found::Damaged(d) => damaged.push(d),
+            }
+        }
+        Ok(Catalog {
+            dir: dir.to_path_buf(),
+            budget,
+            variants,
+            damaged,
+        })
+    }
+
     /// Reads, from `dir`, the database of every variant of [`VARIANTS`]
     /// with `budget` (the file names `topitop solve --out DIR` writes),
     /// skipping the variants whose file is absent and setting aside, in
@@ -295,16 +319,8 @@ impl Catalog {
     /// No database at all (with the commands that make them), or only
     /// damaged ones (each named with its fault).
     pub fn open(dir: &Path, budget: Budget) -> Result<Catalog, CatalogError> {
-        let mut variants = Vec::new();
-        let mut damaged = Vec::new();
-        let mut looked: Vec<PathBuf> = Vec::new();
-        for spec in VARIANTS {
-            match find(dir, budget, spec)? {
-                Found::Absent(path) => looked.push(path),
-                Found::Served(s) => variants.push(s),
-                Found::Damaged(d) => damaged.push(d),
-            }
-        }
+        let catalog = Catalog::scan(dir, budget)?;
+        let (variants, damaged) = (&catalog.variants, &catalog.damaged);
         if variants.is_empty() && !damaged.is_empty() {
             return Err(CatalogError::NoHealthyDatabase {
                 dir: dir.display().to_string(),
@@ -318,9 +334,14 @@ impl Catalog {
         if variants.is_empty() {
             return Err(CatalogError::NoDatabase {
                 dir: dir.display().to_string(),
-                looked: looked
+                looked: VARIANTS
                     .iter()
-                    .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .filter_map(|spec| spec.rules(budget).ok())
+                    .filter_map(|rules| {
+                        topitop_db::path_in(dir, rules)
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                    })
                     .collect::<Vec<_>>()
                     .join(", "),
                 budget_option: if budget.is_standard() {
@@ -330,12 +351,7 @@ impl Catalog {
                 },
             });
         }
-        Ok(Catalog {
-            dir: dir.to_path_buf(),
-            budget,
-            variants,
-            damaged,
-        })
+        Ok(catalog)
     }
 }
 
@@ -380,7 +396,7 @@ mod tests {
         let budget: Budget = "1/1/2/2".parse().unwrap();
         for &ruleset in rulesets {
             let rules = Rules::with_budget(ruleset, budget);
-            let solution = topitop_solver::solve(rules, topitop_solver::SolveOptions::default(), |_| {});
+            let solution = crate::solve(rules, crate::SolveOptions::default(), |_| {});
             let path = topitop_db::path_in(dir, rules);
             topitop_db::write(&path, &solution, &topitop_db::WriteOptions::default(), |_, _| {}).unwrap();
         }

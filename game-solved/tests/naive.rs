@@ -2,8 +2,8 @@
 //! fixed-point solver written here from the definitions alone.
 
 use topitop_game::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Value, Variant};
-use topitop_solver::verify::verify;
-use topitop_solver::{solve, SolveOptions};
+use topitop_game_solved::solve::verify::verify;
+use topitop_game_solved::{solve, SolveOptions};
 use topitop_table::Record;
 
 /// Values by the definitions, level by level: a win at r has a losing child

@@ -12,7 +12,7 @@
 //!   moves but the forbidden slide (see `topitop_game::group`).
 //!
 //! Each on one and on two threads; prints wall time, CPU time and records
-//! per second. `cargo bench -p topitop-solver --bench floor [-- B/R/S/L]`.
+//! per second. `cargo bench -p topitop-game-solved --bench floor [-- B/R/S/L]`.
 
 use std::time::{Duration, Instant};
 

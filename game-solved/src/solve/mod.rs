@@ -1,4 +1,13 @@
-//! Solving a whole game, tier by tier.
+//! Topitop's strong retrograde solver: the value (win, lose, tie, draw)
+//! and remoteness of every position, with GamesmanClassic's conventions.
+//!
+//! Tiers (piece compositions) are solved children first. Inside a tier,
+//! where positions repeat, the solver counts each position's undecided
+//! children, seeds frontiers from primitives and from already solved child
+//! tiers, and settles wins and losses level by level in increasing
+//! remoteness, then ties the same way; what is left is a draw. The game
+//! interface leaves a game its own solver: this is Topitop's, for loopy
+//! tiers, kept as fast as it was.
 
 use std::sync::Arc;
 
@@ -6,8 +15,13 @@ use rayon::prelude::*;
 use topitop_game::{Rules, Tier};
 use topitop_table::{Checkpoint, GroupIndex, NoCheckpoint, Record, Solution};
 
-use crate::order::solve_levels;
-use crate::tier::solve_tier;
+use order::solve_levels;
+use tier::solve_tier;
+
+pub mod memory;
+pub mod order;
+mod tier;
+pub mod verify;
 
 /// How to solve.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,105 @@
+//! Serving a game behind the game interface: a variant is the game (built
+//! from the variant its database records) and the database, read into
+//! memory; every answer comes from the interface and the database alone.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use topitop_db::tiered::TieredDb;
+use topitop_db::DbError;
+use topitop_interface::Tiered;
+
+use crate::response::{autogui_position, respond_game, PositionResponse};
+use crate::variant::{PositionError, ServedVariant};
+
+/// A served variant of a tiered game.
+pub struct TieredVariant<G> {
+    game: G,
+    db: TieredDb,
+    id: String,
+    name: String,
+    theme: serde_json::Value,
+}
+
+impl<G: Tiered> TieredVariant<G> {
+    /// Serves `game` from `db`, which must hold that game and variant.
+    ///
+    /// # Errors
+    /// A database of another game or variant, or AutoGUI data that is not
+    /// JSON (a game's bug, said rather than served).
+    pub fn new(game: G, db: TieredDb) -> Result<TieredVariant<G>, String> {
+        let h = db.header();
+        if h.game != game.name() || h.variant != game.variant() {
+            return Err(format!(
+                "{} holds {} {}, not {} {}",
+                db.path().display(),
+                h.game,
+                h.variant,
+                game.name(),
+                game.variant()
+            ));
+        }
+        let theme = match game.image_autogui_data() {
+            None => serde_json::Value::Null,
+            Some(text) => serde_json::from_str(&text)
+                .map_err(|e| format!("{}'s AutoGUI data is not JSON: {e}", game.name()))?,
+        };
+        Ok(TieredVariant {
+            id: game.variant(),
+            name: game.variant_title(),
+            game,
+            db,
+            theme,
+        })
+    }
+
+    /// The database's file.
+    pub fn path(&self) -> &Path {
+        self.db.path()
+    }
+}
+
+/// Opens the database at `path` and serves it as `game`'s.
+///
+/// # Errors
+/// The file is not a valid database of `game`.
+pub fn open<G: Tiered + 'static>(game: G, path: &Path) -> Result<Arc<dyn ServedVariant>, String> {
+    let db = TieredDb::open(path).map_err(|e| e.to_string())?;
+    Ok(Arc::new(TieredVariant::new(game, db)?))
+}
+
+impl<G: Tiered> ServedVariant for TieredVariant<G> {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn start(&self) -> String {
+        self.game.format_position(&self.game.start())
+    }
+
+    fn autogui_start(&self) -> String {
+        autogui_position(&self.game, &self.game.start())
+    }
+
+    fn image_autogui_data(&self) -> serde_json::Value {
+        self.theme.clone()
+    }
+
+    fn instructions(&self, _locale: &str) -> String {
+        self.game.instructions()
+    }
+
+    fn position(&self, p: &str) -> Result<PositionResponse, PositionError> {
+        let pos = self.game.parse_position(p).map_err(PositionError::Invalid)?;
+        respond_game(&self.game, &self.db, &pos).map_err(|e| match e {
+            DbError::NotIndexable(_) => {
+                PositionError::Invalid(format!("{p:?} is not a position of {}", self.name))
+            }
+            e => PositionError::Database(e.to_string()),
+        })
+    }
+}

@@ -1,0 +1,52 @@
+//! What the routes need of a served variant, whatever its game: its names,
+//! its start, its board for GamesmanUni's AutoGUI, its rules text and the
+//! position object of any position. Topitop's variants
+//! ([`crate::catalog::Served`]) and every game behind the game interface
+//! ([`crate::tiered::TieredVariant`]) are served through this alone.
+
+use std::sync::Arc;
+
+use crate::response::PositionResponse;
+
+/// Why a position cannot be answered.
+#[derive(Debug)]
+pub enum PositionError {
+    /// Not a position of the variant (status 400): why, for the client.
+    Invalid(String),
+    /// The database cannot be read (status 500): the details, for the log
+    /// only (they name server files).
+    Database(String),
+}
+
+/// One variant of a game, with its database.
+pub trait ServedVariant: Send + Sync {
+    /// The id in URLs (`/<game>/<id>/`).
+    fn id(&self) -> &str;
+    /// The name GamesmanUni shows.
+    fn name(&self) -> &str;
+    /// The start position's string.
+    fn start(&self) -> String;
+    /// The start position's AutoGUI string.
+    fn autogui_start(&self) -> String;
+    /// GamesmanUni's `imageAutoGUIData` (`null`: a text board).
+    fn image_autogui_data(&self) -> serde_json::Value;
+    /// The rules as Markdown for `locale` (may be empty).
+    fn instructions(&self, locale: &str) -> String;
+    /// The position object of the position string `p`.
+    ///
+    /// # Errors
+    /// `p` is not a position of the variant, or the database cannot be
+    /// read.
+    fn position(&self, p: &str) -> Result<PositionResponse, PositionError>;
+}
+
+/// A game and the variants of it served.
+#[derive(Clone)]
+pub struct ServedGame {
+    /// The id in URLs and in the games list.
+    pub id: String,
+    /// The name GamesmanUni shows.
+    pub name: String,
+    /// The variants served, in the order they are listed.
+    pub variants: Vec<Arc<dyn ServedVariant>>,
+}
