@@ -92,7 +92,8 @@ impl DbError {
         }
     }
 
-    pub(crate) fn corrupt(what: impl Into<String>, detail: impl Into<String>) -> DbError {
+    /// A [`DbError::Corrupt`]: `what` (a structure) and what is wrong with it.
+    pub fn corrupt(what: impl Into<String>, detail: impl Into<String>) -> DbError {
         DbError::Corrupt {
             what: what.into(),
             detail: detail.into(),

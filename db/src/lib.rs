@@ -1,78 +1,17 @@
-//! Topitop position databases: one file per (ruleset, variant, budget)
-//! holding the value and remoteness of every position, in zstd-compressed
-//! blocks with checksums. The format is specified in `db/FORMAT.md`, with
-//! the solve checkpoints beside it.
-//!
-//! A [`Database`] reads from any bytes (`D: AsRef<[u8]>`): a file read into
-//! memory ([`Database::open`], safe whatever happens to the file), a memory
-//! map ([`Database::map`], `unsafe`: the caller promises the file is not
-//! changed in place), or a buffer. The map is the crate's only `unsafe`
-//! code, in the `mmap` module.
-#![deny(unsafe_code)]
+//! What the databases of every game share, and the format of the games
+//! behind the game interface: the tiered game databases ([`tiered`]) and
+//! their solve checkpoints ([`tier_checkpoint`]), the checksum and block
+//! entry every format uses ([`blocks`]), temporary outputs ([`temps`]) and
+//! the errors ([`DbError`]). The formats are specified in `db/FORMAT.md`.
+//! A game with its own format (Topitop's, in `topitop-game-solved`) builds
+//! on [`blocks`], [`temps`] and [`DbError`].
+#![forbid(unsafe_code)]
 
-mod block;
-mod cache;
-pub mod checkpoint;
-pub mod database;
+pub mod blocks;
 pub mod error;
-pub mod gamesman_classic;
-pub mod header;
-mod mmap;
+pub mod temps;
 pub mod tier_checkpoint;
 pub mod tiered;
-pub mod write;
 
-use std::path::{Path, PathBuf};
-
-use topitop_game::Rules;
-
-pub use cache::CacheStats;
-pub use checkpoint::CheckpointDir;
-pub use database::{Database, DEFAULT_CACHE_BYTES};
 pub use error::DbError;
-pub use header::Header;
-pub use memmap2::Mmap;
-pub use write::{remove_stale_temps, write, WriteOptions, WriteSummary};
-
-/// `topitop_<ruleset>_<variant>[_<B-R-S-L>].db`: the file name of the
-/// database of `rules` (the budget is named only when it is not the
-/// standard one).
-pub fn file_name(rules: Rules) -> String {
-    let budget = if rules.budget().is_standard() {
-        String::new()
-    } else {
-        format!("_{}", rules.budget().to_string().replace('/', "-"))
-    };
-    format!(
-        "topitop_{}_{}{budget}.db",
-        rules.ruleset().name(),
-        rules.ruleset().variant().number()
-    )
-}
-
-/// `dir/`[`file_name`]: where the database of `rules` is kept in `dir`.
-pub fn path_in(dir: &Path, rules: Rules) -> PathBuf {
-    dir.join(file_name(rules))
-}
-
-/// Opens `bytes` as a database and reads everything in it, returning the
-/// first error. The fuzz target and the fuzz smoke test call this: it must
-/// never panic, whatever the bytes.
-///
-/// # Errors
-/// The first problem found.
-pub fn read_all(bytes: &[u8]) -> Result<u64, DbError> {
-    let db = Database::new("<bytes>", bytes)?;
-    let mut n = 0;
-    for b in 0..db.blocks() {
-        for (pos, rec) in db.block_positions(b)? {
-            let again = db.get(pos)?;
-            if again != rec {
-                return Err(DbError::corrupt("lookup", format!("{pos}: {again} then {rec}")));
-            }
-            n += 1;
-        }
-    }
-    db.verify_blocks(|_, _| {})?;
-    Ok(n)
-}
+pub use temps::{remove_stale_temps, temp_path};

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use topitop_interface::Record;
 
+use crate::blocks::checksum;
 use crate::error::DbError;
-use crate::header::checksum;
 
 /// The first bytes of a tier checkpoint file.
 const MAGIC: [u8; 8] = *b"TOPITCK1";
@@ -169,7 +169,7 @@ fn decode(bytes: &[u8], size: u64) -> Result<Vec<Record>, String> {
 /// Writes `bytes` to `path` through a temporary beside it, synced and
 /// renamed, so that `path` is never half written.
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = crate::write::temp_path(path);
+    let tmp = crate::temps::temp_path(path);
     let registered = topitop_files::temps::Temp::file(&tmp);
     let written = (|| {
         let mut file = std::fs::File::create(&tmp)?;

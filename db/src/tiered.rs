@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rayon::prelude::*;
 use topitop_interface::{Record, Value};
 
+use crate::blocks::{checksum, BlockEntry};
 use crate::error::DbError;
-use crate::header::{checksum, BlockEntry};
 
 /// The magic number of a tiered game database.
 pub const MAGIC: [u8; 8] = *b"TOPIGAME";
@@ -373,7 +373,7 @@ pub fn write_tiered(
             at += u64::from(e.compressed);
         }
     }
-    let tmp = crate::write::temp_path(path);
+    let tmp = crate::temps::temp_path(path);
     let registered = topitop_files::temps::Temp::file(&tmp);
     let io = |source| DbError::Io {
         path: tmp.clone(),

@@ -1,16 +1,22 @@
-//! Topitop solved: its own retrograde solver for loopy tiers ([`solve`])
-//! and the answers from its databases for GamesmanUni ([`uni`]). The
+//! Topitop solved: its own retrograde solver for loopy tiers ([`solve`]),
+//! its database format ([`store`]) and the answers from its databases for
+//! GamesmanUni ([`uni`]). The
 //! shared crates (the generic solver, the server, the tools) know none of
 //! this: Topitop keeps its fast paths here, behind the game interface's
 //! crates, as the interface lets a game choose its own solver.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod solve;
+pub mod store;
 pub mod uni;
 
 pub use solve::memory::{estimate_disk, estimate_memory};
 pub use solve::order::{solve_levels, solve_order};
 pub use solve::{solve, solve_resumable, solve_together, Progress, SolveOptions};
+pub use store::{
+    file_name, path_in, read_all, write, CacheStats, CheckpointDir, Database, Header, Mmap, WriteOptions,
+    WriteSummary, DEFAULT_CACHE_BYTES,
+};
 pub use uni::catalog::{Catalog, CatalogError};
 pub use uni::response::{respond, respond_as, value_name, GameOver};
 pub use uni::served::served_game;

@@ -14,6 +14,7 @@ pub mod gchash;
 pub mod geometry;
 pub mod group;
 pub mod index;
+mod interface;
 mod movegen;
 pub mod moves;
 pub mod notation;

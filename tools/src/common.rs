@@ -85,7 +85,7 @@ impl RulesArgs {
     ///
     /// # Errors
     /// An option was given whose value differs from the file's rules.
-    pub fn check_against(&self, db: &topitop_db::Database) -> anyhow::Result<()> {
+    pub fn check_against(&self, db: &topitop_game_solved::Database) -> anyhow::Result<()> {
         let file = db.rules();
         let given = self.given();
         if given.is_empty() {
@@ -195,13 +195,13 @@ impl DbArgs {
     pub fn path(&self) -> anyhow::Result<std::path::PathBuf> {
         match &self.db {
             Some(p) => Ok(p.clone()),
-            None => Ok(topitop_db::path_in(&self.dir, self.rules.rules()?)),
+            None => Ok(topitop_game_solved::path_in(&self.dir, self.rules.rules()?)),
         }
     }
 
     /// Opens the database, with a hint to run `solve` when it is missing;
     /// refuses rules options that contradict the file named by `--db`.
-    pub fn open(&self) -> anyhow::Result<topitop_db::Database> {
+    pub fn open(&self) -> anyhow::Result<topitop_game_solved::Database> {
         let path = self.path()?;
         if path.is_dir() && self.db.is_some() {
             anyhow::bail!(
@@ -218,7 +218,7 @@ impl DbArgs {
 /// Opens the database at `path`, with a hint to run `solve` when it is
 /// missing. Only a regular file is read: a folder, a FIFO or a device is
 /// refused at once, and a symbolic-link loop says so.
-pub fn open_db(path: &std::path::Path) -> anyhow::Result<topitop_db::Database> {
+pub fn open_db(path: &std::path::Path) -> anyhow::Result<topitop_game_solved::Database> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
             "{}: no such database; create it with `topitop solve` (same rules options) or name one with --db",
@@ -226,6 +226,6 @@ pub fn open_db(path: &std::path::Path) -> anyhow::Result<topitop_db::Database> {
         ),
         Err(e) => anyhow::bail!("{}: {e}", path.display()),
         Ok(m) if m.is_dir() => anyhow::bail!("{} is a directory, not a database file", path.display()),
-        Ok(_) => Ok(topitop_db::Database::open(path)?),
+        Ok(_) => Ok(topitop_game_solved::Database::open(path)?),
     }
 }

@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use topitop_db::Database;
 use topitop_game::{Board, Position};
+use topitop_game_solved::Database;
 use topitop_table::Record;
 
 use crate::progress::CountBar;

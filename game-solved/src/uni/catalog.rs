@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use topitop_db::{Database, DbError};
+use crate::Database;
+use topitop_db::DbError;
 use topitop_game::{Budget, Rules, RulesError, Ruleset};
 
 /// GamesmanUni's id of the game.
@@ -208,7 +209,7 @@ pub struct Catalog {
 /// Only for a bad variant table; a bad file is [`Found::Damaged`].
 pub fn find(dir: &Path, budget: Budget, spec: VariantSpec) -> Result<Found, RulesError> {
     let rules = spec.rules(budget)?;
-    let path = topitop_db::path_in(dir, rules);
+    let path = crate::path_in(dir, rules);
     let stamp = match FileStamp::of(&path) {
         Ok(stamp) => stamp,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Absent(path)),
@@ -338,7 +339,7 @@ impl Catalog {
                     .iter()
                     .filter_map(|spec| spec.rules(budget).ok())
                     .filter_map(|rules| {
-                        topitop_db::path_in(dir, rules)
+                        crate::path_in(dir, rules)
                             .file_name()
                             .map(|n| n.to_string_lossy().into_owned())
                     })
@@ -397,14 +398,14 @@ mod tests {
         for &ruleset in rulesets {
             let rules = Rules::with_budget(ruleset, budget);
             let solution = crate::solve(rules, crate::SolveOptions::default(), |_| {});
-            let path = topitop_db::path_in(dir, rules);
-            topitop_db::write(&path, &solution, &topitop_db::WriteOptions::default(), |_, _| {}).unwrap();
+            let path = crate::path_in(dir, rules);
+            crate::write(&path, &solution, &crate::WriteOptions::default(), |_, _| {}).unwrap();
         }
         budget
     }
 
     fn path_of(dir: &Path, budget: Budget, ruleset: Ruleset) -> PathBuf {
-        topitop_db::path_in(dir, Rules::with_budget(ruleset, budget))
+        crate::path_in(dir, Rules::with_budget(ruleset, budget))
     }
 
     #[test]

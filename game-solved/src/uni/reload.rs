@@ -72,7 +72,7 @@ impl Watcher {
         let mut changes = Vec::new();
         let mut served = self.served.clone();
         for (i, spec) in VARIANTS.iter().enumerate() {
-            let path = topitop_db::path_in(
+            let path = crate::path_in(
                 &self.dir,
                 match spec.rules(self.budget) {
                     Ok(rules) => rules,
@@ -172,7 +172,7 @@ mod tests {
     use std::path::Path;
 
     use crate::{solve, SolveOptions};
-    use topitop_db::{write, Database, WriteOptions};
+    use crate::{write, Database, WriteOptions};
     use topitop_game::{parse_position, Rules, Ruleset, Variant};
 
     use super::*;
@@ -187,7 +187,7 @@ mod tests {
             .iter()
             .map(|&r| {
                 let rules = Rules::with_budget(r, budget);
-                let path = topitop_db::path_in(dir, rules);
+                let path = crate::path_in(dir, rules);
                 let solution = solve(rules, SolveOptions::default(), |_| {});
                 write(&path, &solution, &WriteOptions::default(), |_, _| {}).unwrap();
                 path

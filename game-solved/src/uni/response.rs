@@ -7,7 +7,7 @@
 //! announces a loss at a draw without moves; GamesmanClassic's word for a
 //! finite end without a winner is a tie.
 
-use topitop_db::Database;
+use crate::Database;
 use topitop_game::{autogui_move, autogui_position, play_unchecked, Position, Rules, Value};
 use topitop_serve::response::{finish_moves, MoveResponse, PositionResponse};
 pub use topitop_serve::response::{uni_remoteness, value_name};
@@ -100,7 +100,7 @@ pub fn respond_as<D: AsRef<[u8]> + Sync>(
 #[cfg(test)]
 mod tests {
     use crate::{solve, SolveOptions};
-    use topitop_db::{write, WriteOptions};
+    use crate::{write, WriteOptions};
     use topitop_game::{Budget, Ruleset, StateIndex};
 
     use super::*;
@@ -112,7 +112,7 @@ mod tests {
         let budget: Budget = "2/0/1/2".parse().unwrap();
         let rules = Rules::with_budget(Ruleset::V0, budget);
         let dir = tempfile::tempdir().unwrap();
-        let path = topitop_db::path_in(dir.path(), rules);
+        let path = crate::path_in(dir.path(), rules);
         let solution = solve(rules, SolveOptions::default(), |_| {});
         write(&path, &solution, &WriteOptions::default(), |_, _| {}).unwrap();
         let db = Database::open(&path).unwrap();

@@ -68,8 +68,8 @@ impl ServedVariant for Served {
 #[cfg(test)]
 mod tests {
     use crate::{solve, SolveOptions};
+    use crate::{write, WriteOptions};
     use serde_json::Value as Json;
-    use topitop_db::{write, WriteOptions};
     use topitop_game::{Budget, Rules, Ruleset};
 
     use hyper::StatusCode;
@@ -88,7 +88,7 @@ mod tests {
         for ruleset in [Ruleset::V1(topitop_game::Variant::DEFAULT), Ruleset::V0] {
             let rules = Rules::with_budget(ruleset, budget);
             let solution = solve(rules, SolveOptions::default(), |_| {});
-            let path = topitop_db::path_in(dir, rules);
+            let path = crate::path_in(dir, rules);
             write(&path, &solution, &WriteOptions::default(), |_, _| {}).unwrap();
         }
         App::new(vec![served_game(&Catalog::open(dir, budget).unwrap().variants)])
@@ -148,7 +148,7 @@ mod tests {
         let app = app(dir.path());
         let budget: Budget = BUDGET.parse().unwrap();
         let rules = Rules::with_budget(Ruleset::V1(topitop_game::Variant::DEFAULT), budget);
-        let db = topitop_db::Database::open(topitop_db::path_in(dir.path(), rules)).unwrap();
+        let db = crate::Database::open(crate::path_in(dir.path(), rules)).unwrap();
         for (p, query) in [
             ("1_---------", "p=1_---------"),
             ("2_S--------", "p=2_S--------"),

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use topitop_db::CheckpointDir;
 use topitop_game::{Budget, Rules, Ruleset, Variant};
+use topitop_game_solved::CheckpointDir;
 use topitop_game_solved::{estimate_disk, estimate_memory, solve_together, SolveOptions};
 use topitop_solver::usage::cpu_time;
 use topitop_table::{Checkpoint, Solution};
@@ -37,7 +37,7 @@ pub struct Args {
     /// zstd level of the database blocks, 1-22: the default (zstd's own)
     /// writes the standard database in well under a second; 19 makes it
     /// about an eighth smaller and takes seconds more.
-    #[arg(long, default_value_t = topitop_db::WriteOptions::default().level, value_name = "N",
+    #[arg(long, default_value_t = topitop_game_solved::WriteOptions::default().level, value_name = "N",
           value_parser = clap::value_parser!(i32).range(1..=22))]
     pub zstd_level: i32,
     /// Write no checkpoint during the first SECS seconds of solving: a solve
@@ -71,7 +71,10 @@ impl Target {
         symmetric: bool,
         grace: Duration,
     ) -> anyhow::Result<Vec<Target>> {
-        let paths: Vec<PathBuf> = rules.iter().map(|&r| topitop_db::path_in(dir, r)).collect();
+        let paths: Vec<PathBuf> = rules
+            .iter()
+            .map(|&r| topitop_game_solved::path_in(dir, r))
+            .collect();
         if let Some(path) = paths.iter().find(|p| p.is_dir()) {
             anyhow::bail!(
                 "{} is a directory: solve writes its database there; remove it or choose another --out",
@@ -183,12 +186,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     for (target, solution) in targets.into_iter().zip(&solutions) {
         let bar = CountBar::new(&format!("writing {}", target.rules.ruleset()), "blocks");
-        let written = topitop_db::write(
+        let written = topitop_game_solved::write(
             &target.path,
             solution,
-            &topitop_db::WriteOptions {
+            &topitop_game_solved::WriteOptions {
                 level: args.zstd_level,
-                ..topitop_db::WriteOptions::default()
+                ..topitop_game_solved::WriteOptions::default()
             },
             |d, t| bar.set(d, t),
         )?;
@@ -249,7 +252,7 @@ struct Timing {
 fn report(
     out: &mut impl Write,
     solution: &Solution,
-    header: &topitop_db::Header,
+    header: &topitop_game_solved::Header,
     timing: Option<Timing>,
 ) -> std::io::Result<()> {
     let rules = solution.rules();

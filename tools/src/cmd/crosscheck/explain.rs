@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
-use topitop_db::Database;
 use topitop_game::{Move, Position, Rules, Tier, Value};
+use topitop_game_solved::Database;
 use topitop_table::Record;
 
 use super::lines::{example_lines, ExampleLines};

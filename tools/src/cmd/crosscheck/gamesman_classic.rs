@@ -6,9 +6,9 @@ use std::io::Write;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use topitop_db::gamesman_classic::{find_tier_files, read_tier_file, slot_record, GcRecord};
-use topitop_db::Database;
 use topitop_game::{gchash, Position, Tier, Value};
+use topitop_game_solved::store::gamesman_classic::{find_tier_files, read_tier_file, slot_record, GcRecord};
+use topitop_game_solved::Database;
 use topitop_table::Record;
 
 use crate::progress::CountBar;

@@ -4,9 +4,9 @@
 use std::collections::{HashMap, VecDeque};
 
 use serde::Serialize;
-use topitop_db::Database;
 use topitop_game::{parse_position_syntax, play_unchecked, Move, Position};
 use topitop_game_solved::respond;
+use topitop_game_solved::Database;
 
 use super::explain::{rules_difference, Outcome};
 

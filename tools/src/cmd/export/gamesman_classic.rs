@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use anyhow::Context;
-use topitop_db::gamesman_classic::{export, option_of, ExportError, ExportOptions};
 use topitop_game::Ruleset;
+use topitop_game_solved::store::gamesman_classic::{export, option_of, ExportError, ExportOptions};
 
 use super::Args;
 use crate::progress::CountBar;
@@ -35,7 +35,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let rules = db.rules();
     let option = option_of(rules)?;
     // The tier folder is replaced whole: the database must not be in it.
-    let folder = dir.join(topitop_db::gamesman_classic::folder_name(option));
+    let folder = dir.join(topitop_game_solved::store::gamesman_classic::folder_name(option));
     if let (Ok(folder), Ok(input)) = (folder.canonicalize(), db.path().canonicalize()) {
         anyhow::ensure!(
             !input.starts_with(&folder),

@@ -41,8 +41,8 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
-use topitop_db::Database;
 use topitop_game::{Board, Player, Position, Tier, Value};
+use topitop_game_solved::Database;
 use topitop_table::Record;
 
 use crate::progress::CountBar;

@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
-use topitop_db::gamesman_classic::{
+use topitop_game::{gchash, Budget, Position, Rules, Ruleset, Slide, Tier, Variant};
+use topitop_game_solved::store::gamesman_classic::{
     encode_tier, export, find_tier_files, read_tier_file, slot_record, solved_tiers, tier_stream,
     ExportError, ExportOptions, GcRecord, GZIP_LEVEL, MEMBER_BYTES,
 };
-use topitop_game::{gchash, Budget, Position, Rules, Ruleset, Slide, Tier, Variant};
 use topitop_game_solved::{solve, SolveOptions};
 use topitop_table::Solution;
 

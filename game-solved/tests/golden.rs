@@ -5,7 +5,7 @@
 //!
 //! To remake the current version's file after a deliberate format change
 //! (and a version bump; keep the older files), run the ignored test that
-//! writes it: `cargo test -p topitop-db --test golden -- --ignored regenerate`.
+//! writes it: `cargo test -p topitop-game-solved --test golden -- --ignored regenerate`.
 //! The reading tests never write to the committed files.
 
 mod common;
@@ -13,9 +13,9 @@ mod common;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use topitop_db::header::VERSION;
-use topitop_db::{write, Database, WriteOptions};
 use topitop_game::{parse_position_syntax, symmetry};
+use topitop_game_solved::store::header::VERSION;
+use topitop_game_solved::{write, Database, WriteOptions};
 
 const BUDGET: &str = "2/1/2/2";
 

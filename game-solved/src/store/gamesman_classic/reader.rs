@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
 
-use crate::error::DbError;
+use topitop_db::DbError;
 
 use super::{FILE_VERSION, HEADER_BYTES};
 

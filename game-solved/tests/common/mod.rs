@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use topitop_db::{write, Database, WriteOptions};
 use topitop_game::{Budget, Rules, Ruleset, Variant};
 use topitop_game_solved::{solve, SolveOptions};
+use topitop_game_solved::{write, Database, WriteOptions};
 use topitop_table::Solution;
 
 /// A solved reduced game.

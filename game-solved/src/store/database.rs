@@ -10,10 +10,10 @@ use topitop_game::group::{group_len, half_slides, plausible_slides, slot, MAX_GR
 use topitop_game::{symmetry, Board, Player, Position, Rules, StateIndex};
 use topitop_table::{GroupIndex, Record, Solution};
 
-use crate::block::{Block, SymbolOrder};
-use crate::cache::{BlockCache, CacheStats};
-use crate::error::DbError;
-use crate::header::{checksum, BlockEntry, Header, ENTRY_LEN, FIXED_LEN, VERSION_GROUP_ORDER};
+use crate::store::block::{Block, SymbolOrder};
+use crate::store::cache::{BlockCache, CacheStats};
+use crate::store::header::{checksum, BlockEntry, Header, ENTRY_LEN, FIXED_LEN, VERSION_GROUP_ORDER};
+use topitop_db::DbError;
 
 /// Default bytes of decompressed blocks kept: enough for the whole standard
 /// game (about 90 MB decompressed).

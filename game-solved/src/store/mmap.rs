@@ -5,8 +5,8 @@ use std::path::Path;
 
 use memmap2::Mmap;
 
-use crate::database::{Database, DEFAULT_CACHE_BYTES};
-use crate::error::DbError;
+use crate::store::database::{Database, DEFAULT_CACHE_BYTES};
+use topitop_db::DbError;
 
 impl Database<Mmap> {
     /// Memory-maps the database at `path` and checks it as

@@ -25,8 +25,8 @@ use xxhash_rust::xxh3::Xxh3;
 use topitop_game::Tier;
 use topitop_table::{Checkpoint, Record};
 
-use crate::error::DbError;
-use crate::header::checksum;
+use crate::store::header::checksum;
+use topitop_db::DbError;
 
 /// The magic number of checkpoint format 4 (3 did not record what a file
 /// was made from, 2 used FNV-1a checksums).

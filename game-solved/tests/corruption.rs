@@ -2,7 +2,8 @@
 
 mod common;
 
-use topitop_db::{read_all, Database, DbError};
+use topitop_db::DbError;
+use topitop_game_solved::{read_all, Database};
 
 fn sample_bytes() -> (Vec<u8>, u64) {
     let sol = common::solved(0, "2/0/2/2", true);
@@ -166,8 +167,8 @@ fn fuzz_smoke() {
 
 /// The file with its header replaced by `change` applied to it (the
 /// header's checksum recomputed, as a careful forger would).
-fn with_header(bytes: &[u8], change: impl Fn(&mut topitop_db::Header)) -> Vec<u8> {
-    let mut header = topitop_db::Header::decode(bytes).unwrap();
+fn with_header(bytes: &[u8], change: impl Fn(&mut topitop_game_solved::Header)) -> Vec<u8> {
+    let mut header = topitop_game_solved::Header::decode(bytes).unwrap();
     change(&mut header);
     let encoded = header.encode();
     let mut out = bytes.to_vec();
@@ -176,7 +177,7 @@ fn with_header(bytes: &[u8], change: impl Fn(&mut topitop_db::Header)) -> Vec<u8
 }
 
 /// A change to a header, made by a forger.
-type Forgery = Box<dyn Fn(&mut topitop_db::Header)>;
+type Forgery = Box<dyn Fn(&mut topitop_game_solved::Header)>;
 
 #[test]
 fn header_figures_that_disagree_with_the_records_are_caught() {

@@ -2,8 +2,8 @@
 
 mod common;
 
-use topitop_db::Database;
 use topitop_game::{symmetry, Value};
+use topitop_game_solved::Database;
 
 #[test]
 fn every_position_reads_back() {

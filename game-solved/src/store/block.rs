@@ -1,7 +1,7 @@
 //! A decompressed block: the group size of each of its boards, then the
 //! records' symbols, in one of two orders (FORMAT.md).
 
-use crate::error::DbError;
+use topitop_db::DbError;
 use topitop_game::group::MAX_GROUP;
 
 /// How a block's symbols follow its sizes.

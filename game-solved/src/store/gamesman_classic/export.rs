@@ -10,7 +10,7 @@ use flate2::{Compression, GzBuilder};
 use rayon::prelude::*;
 use topitop_table::Solution;
 
-use crate::error::DbError;
+use topitop_db::DbError;
 
 use super::slots::fill_tier_stream;
 use super::{

@@ -1,15 +1,15 @@
 //! Random-position probes against a database file: median latency with a
 //! warm cache, and probes per second per thread.
 //!
-//! `cargo bench -p topitop-db --bench probe [-- FILE]`; FILE defaults to
+//! `cargo bench -p topitop-game-solved --bench probe [-- FILE]`; FILE defaults to
 //! `data/topitop_v1_0.db` (written by `topitop solve`).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use topitop_db::Database;
 use topitop_game::sample::{playout_positions, SplitMix};
 use topitop_game::StateIndex;
+use topitop_game_solved::Database;
 
 fn main() {
     let path = std::env::args()

@@ -3,14 +3,16 @@
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 use topitop_table::{GroupIndex, Solution};
 
-use crate::block::to_heads_and_tails;
-use crate::error::DbError;
-use crate::header::{checksum, BlockEntry, Header, SCHEME_CANONICAL_BOARDS, VERSION};
+use topitop_db::temp_path;
+
+use crate::store::block::to_heads_and_tails;
+use crate::store::header::{checksum, BlockEntry, Header, SCHEME_CANONICAL_BOARDS, VERSION};
+use topitop_db::DbError;
 
 /// How to write.
 #[derive(Clone, Debug)]
@@ -68,7 +70,7 @@ fn census(solution: &Solution) -> (Vec<u16>, [u64; 4], u16) {
 }
 
 /// The raw bytes of block `b`: group sizes, then symbols in heads and
-/// tails ([`SymbolOrder::HeadsAndTails`](crate::block::SymbolOrder)), and
+/// tails ([`SymbolOrder::HeadsAndTails`](crate::store::block::SymbolOrder)), and
 /// the number of records. `layout` numbers the stored groups (canonical
 /// boards); the records come from `solution`, whose own numbering holds the
 /// same groups in the same order.
@@ -236,42 +238,4 @@ pub fn write(
         }
     }
     Ok(WriteSummary { header, bytes })
-}
-
-/// Removes the temporary files that writers of `path` killed before their
-/// rename left behind (`<path>.tmp.<pid>`). Only for a caller that knows no
-/// other writer of `path` is running (it holds a lock).
-///
-/// # Errors
-/// The directory cannot be listed.
-pub fn remove_stale_temps(path: &Path) -> Result<usize, DbError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut prefix = path.file_name().unwrap_or_default().to_os_string();
-    prefix.push(".tmp.");
-    let prefix = prefix.to_string_lossy().into_owned();
-    let entries = fs::read_dir(dir).map_err(|source| DbError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut removed = 0;
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let is_temp = name
-            .strip_prefix(&prefix)
-            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
-        if is_temp && fs::remove_file(e.path()).is_ok() {
-            removed += 1;
-        }
-    }
-    Ok(removed)
-}
-
-/// `<path>.tmp.<pid>` beside the target, so the rename stays in one file system.
-pub(crate) fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp.{}", std::process::id()));
-    path.with_file_name(name)
 }

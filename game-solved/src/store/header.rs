@@ -2,7 +2,9 @@
 
 use topitop_game::{Budget, Rules, Ruleset, Value, Variant};
 
-use crate::error::DbError;
+pub use topitop_db::blocks::{checksum, BlockEntry, ENTRY_LEN};
+use topitop_db::blocks::{le_u16, le_u32, le_u64};
+use topitop_db::DbError;
 
 /// The magic number that opens every database file.
 pub const MAGIC: [u8; 8] = *b"TOPITOPD";
@@ -16,7 +18,6 @@ pub const SCHEME_CANONICAL_BOARDS: u8 = 1;
 /// Bytes of the fixed part of the header.
 pub const FIXED_LEN: usize = 128;
 /// Bytes of one block-table entry.
-pub const ENTRY_LEN: usize = 24;
 /// Bytes of the solver-version field.
 const SOLVER_LEN: usize = 24;
 
@@ -53,38 +54,6 @@ pub struct Header {
     pub solver: String,
     /// Symbol → record bits.
     pub codebook: Vec<u16>,
-}
-
-/// One block's place in the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BlockEntry {
-    /// Offset of the compressed bytes.
-    pub offset: u64,
-    /// Compressed length.
-    pub compressed: u32,
-    /// Decompressed length.
-    pub raw: u32,
-    /// XXH3-64 of the compressed bytes.
-    pub checksum: u64,
-}
-
-/// XXH3-64, the checksum of every part of the file.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(bytes)
-}
-
-fn le_u16(b: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([b[at], b[at + 1]])
-}
-fn le_u32(b: &[u8], at: usize) -> u32 {
-    let mut a = [0u8; 4];
-    a.copy_from_slice(&b[at..at + 4]);
-    u32::from_le_bytes(a)
-}
-fn le_u64(b: &[u8], at: usize) -> u64 {
-    let mut a = [0u8; 8];
-    a.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(a)
 }
 
 impl Header {
@@ -289,25 +258,5 @@ impl Header {
     /// Bytes of the block table, its checksum included.
     pub fn table_len(&self) -> u64 {
         self.blocks * ENTRY_LEN as u64 + 8
-    }
-}
-
-impl BlockEntry {
-    /// Appends the entry's bytes.
-    pub fn encode_into(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.offset.to_le_bytes());
-        out.extend_from_slice(&self.compressed.to_le_bytes());
-        out.extend_from_slice(&self.raw.to_le_bytes());
-        out.extend_from_slice(&self.checksum.to_le_bytes());
-    }
-
-    /// The entry at the start of `b` (at least [`ENTRY_LEN`] bytes).
-    pub fn decode(b: &[u8]) -> BlockEntry {
-        BlockEntry {
-            offset: le_u64(b, 0),
-            compressed: le_u32(b, 8),
-            raw: le_u32(b, 12),
-            checksum: le_u64(b, 16),
-        }
     }
 }
