@@ -575,6 +575,7 @@ fn startup_without_databases_says_how_to_make_them() {
         "{err}"
     );
     assert!(err.contains("topitop_v1_0.db"), "{err}");
+    assert!(err.contains("(topolo") && err.contains("--game NAME"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -3,8 +3,9 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::store::block::Block;
 use topitop_db::DbError;
+
+use crate::store::block::Block;
 
 /// One slot per block; a slot's lock is held while its block loads, so two
 /// threads never decompress the same block at once.

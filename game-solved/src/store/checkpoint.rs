@@ -20,13 +20,12 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use xxhash_rust::xxh3::Xxh3;
-
+use topitop_db::DbError;
 use topitop_game::Tier;
 use topitop_table::{Checkpoint, Record};
+use xxhash_rust::xxh3::Xxh3;
 
 use crate::store::header::checksum;
-use topitop_db::DbError;
 
 /// The magic number of checkpoint format 4 (3 did not record what a file
 /// was made from, 2 used FNV-1a checksums).

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use topitop_db::DbError;
 use topitop_game::geometry::Slide;
 use topitop_game::group::{group_len, half_slides, plausible_slides, slot, MAX_GROUP};
 use topitop_game::{symmetry, Board, Player, Position, Rules, StateIndex};
@@ -13,7 +14,6 @@ use topitop_table::{GroupIndex, Record, Solution};
 use crate::store::block::{Block, SymbolOrder};
 use crate::store::cache::{BlockCache, CacheStats};
 use crate::store::header::{checksum, BlockEntry, Header, ENTRY_LEN, FIXED_LEN, VERSION_GROUP_ORDER};
-use topitop_db::DbError;
 
 /// Default bytes of decompressed blocks kept: enough for the whole standard
 /// game (about 90 MB decompressed).

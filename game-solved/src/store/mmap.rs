@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use memmap2::Mmap;
+use topitop_db::DbError;
 
 use crate::store::database::{Database, DEFAULT_CACHE_BYTES};
-use topitop_db::DbError;
 
 impl Database<Mmap> {
     /// Memory-maps the database at `path` and checks it as

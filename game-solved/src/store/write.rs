@@ -6,13 +6,12 @@ use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use rayon::prelude::*;
-use topitop_table::{GroupIndex, Solution};
-
 use topitop_db::temp_path;
+use topitop_db::DbError;
+use topitop_table::{GroupIndex, Solution};
 
 use crate::store::block::to_heads_and_tails;
 use crate::store::header::{checksum, BlockEntry, Header, SCHEME_CANONICAL_BOARDS, VERSION};
-use topitop_db::DbError;
 
 /// How to write.
 #[derive(Clone, Debug)]

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use crate::Database;
 use topitop_db::DbError;
 use topitop_game::{Budget, Rules, RulesError, Ruleset};
+
+use crate::Database;
 
 /// GamesmanUni's id of the game.
 pub const GAME_ID: &str = "topitop";

@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use topitop_game::Budget;
+use topitop_serve::App;
 
 use crate::uni::catalog::{find_verified, Catalog, FileStamp, Found, Served, GAME_ID, GAME_NAME, VARIANTS};
 use crate::uni::served::served_game;
-use topitop_serve::App;
 
 /// What a check did to one variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

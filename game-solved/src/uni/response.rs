@@ -7,11 +7,13 @@
 //! announces a loss at a draw without moves; GamesmanClassic's word for a
 //! finite end without a winner is a tie.
 
-use crate::Database;
 use topitop_game::{autogui_move, autogui_position, play_unchecked, Position, Rules, Value};
 use topitop_serve::response::{finish_moves, MoveResponse, PositionResponse};
-pub use topitop_serve::response::{uni_remoteness, value_name};
 use topitop_table::Record;
+
+use crate::Database;
+
+pub use topitop_serve::response::{uni_remoteness, value_name};
 
 /// How a response names a position where the game ends without a winner
 /// and that the database stores as a draw (v0's side to move without a

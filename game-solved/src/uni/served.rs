@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use topitop_db::DbError;
 use topitop_game::{autogui_position, parse_position};
+use topitop_serve::PositionResponse;
+use topitop_serve::{PositionError, ServedGame, ServedVariant};
 
 use crate::uni::catalog::{Served, GAME_ID, GAME_NAME};
 use crate::uni::instructions::instructions;
 use crate::uni::response::{respond_as, GameOver};
 use crate::uni::theme::image_autogui_data;
-use topitop_serve::PositionResponse;
-use topitop_serve::{PositionError, ServedGame, ServedVariant};
 
 /// Topitop with `variants` served.
 pub fn served_game(variants: &[Served]) -> ServedGame {

@@ -12,12 +12,12 @@ use std::path::PathBuf;
 use anyhow::Context;
 use rayon::prelude::*;
 use topitop_game::{Position, Tier, Value};
+use topitop_game_solved::value_name;
 use topitop_table::Record;
 
 use crate::common::DbArgs;
 use crate::output::Output;
 use crate::progress::CountBar;
-use topitop_game_solved::value_name;
 
 /// Output formats.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,10 +4,10 @@
 use std::io::Write;
 
 use topitop_game::{parse_position, play_unchecked, Move, Player, Position};
+use topitop_game_solved::respond;
 
 use crate::common::DbArgs;
 use crate::lines::next_line;
-use topitop_game_solved::respond;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

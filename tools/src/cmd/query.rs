@@ -4,11 +4,11 @@
 use std::io::Write;
 
 use topitop_game::parse_position;
+use topitop_game_solved::{respond, value_name};
+use topitop_serve::PositionResponse;
 
 use crate::common::DbArgs;
 use crate::lines::{next_line, Line};
-use topitop_game_solved::{respond, value_name};
-use topitop_serve::PositionResponse;
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]

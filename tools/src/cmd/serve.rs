@@ -9,14 +9,13 @@ use std::time::Duration;
 
 use anyhow::Context;
 use topitop_game::Budget;
-
-use crate::common::check_threads;
-
 use topitop_game_solved::uni::reload::{self, Watcher};
-use topitop_game_solved::{served_game, Catalog};
+use topitop_game_solved::{served_game, Catalog, CatalogError};
 use topitop_serve::log::{LogPipe, QUEUE_BYTES};
 use topitop_serve::server::{self, Limits};
 use topitop_serve::App;
+
+use crate::common::check_threads;
 
 /// Arguments of `serve`.
 #[derive(clap::Args, Debug)]
@@ -67,7 +66,14 @@ fn serve(args: Args) -> anyhow::Result<()> {
     // Without another game's database, no Topitop database is an error
     // that says how to make one.
     let catalog = if others.is_empty() {
-        Catalog::open(&args.dir, budget)?
+        Catalog::open(&args.dir, budget).map_err(|e| match e {
+            CatalogError::NoDatabase { .. } => anyhow::anyhow!(
+                "{e}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
+                crate::games::names()[1..].join(", "),
+                args.dir.display()
+            ),
+            e => e.into(),
+        })?
     } else {
         Catalog::scan(&args.dir, budget)?
     };
