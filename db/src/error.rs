@@ -74,6 +74,16 @@ pub enum DbError {
         /// Its directory.
         dir: PathBuf,
     },
+    /// A tiered database of another game or variant than the one asked for.
+    #[error("{path} holds {found}, not {expected}")]
+    OtherGame {
+        /// The file.
+        path: PathBuf,
+        /// The game and variant it holds.
+        found: String,
+        /// The game and variant asked for.
+        expected: String,
+    },
     /// A position the database does not hold (over its budget, or a
     /// forbidden slide no move could leave).
     #[error("position {0} is not in this database (over the piece budget or an impossible forbidden slide)")]
@@ -84,7 +94,10 @@ impl DbError {
     /// This error, naming `path`.
     pub fn in_file(self, path: impl Into<PathBuf>) -> DbError {
         match self {
-            e @ (DbError::Io { .. } | DbError::File { .. } | DbError::ForeignCheckpoint { .. }) => e,
+            e @ (DbError::Io { .. }
+            | DbError::File { .. }
+            | DbError::ForeignCheckpoint { .. }
+            | DbError::OtherGame { .. }) => e,
             e => DbError::File {
                 path: path.into(),
                 source: Box::new(e),

@@ -14,4 +14,4 @@ pub mod tier_checkpoint;
 pub mod tiered;
 
 pub use error::DbError;
-pub use temps::{remove_stale_temps, temp_path};
+pub use temps::{remove_stale_temps, temp_path, write_atomically};

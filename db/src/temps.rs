@@ -2,7 +2,8 @@
 //! written beside its target and renamed into place, and what a killed
 //! writer left is removed by the next one.
 
-use std::fs;
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::DbError;
@@ -43,4 +44,37 @@ pub fn temp_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp.{}", std::process::id()));
     path.with_file_name(name)
+}
+
+/// Writes `path` through [`temp_path`]: `fill` writes the content, which is
+/// synced and renamed into place, so `path` is either whole or as it was.
+/// The temporary is registered for removal on a signal, and removed on an
+/// error.
+///
+/// # Errors
+/// Writing (naming the temporary) or the rename (naming `path`).
+pub fn write_atomically(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> Result<(), DbError> {
+    let tmp = temp_path(path);
+    let registered = topitop_files::temps::Temp::file(&tmp);
+    let written = (|| {
+        let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        fill(&mut out)?;
+        out.flush()?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()
+    })();
+    if let Err(source) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(DbError::Io { path: tmp, source });
+    }
+    if let Err(source) = registered.commit(|t| fs::rename(t, path)) {
+        let _ = fs::remove_file(&tmp);
+        return Err(DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        });
+    }
+    Ok(())
 }

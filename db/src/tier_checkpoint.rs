@@ -12,6 +12,7 @@ use topitop_interface::Record;
 
 use crate::blocks::checksum;
 use crate::error::DbError;
+use crate::temps::write_atomically;
 
 /// The first bytes of a tier checkpoint file.
 const MAGIC: [u8; 8] = *b"TOPITCK1";
@@ -55,7 +56,7 @@ impl TierCheckpoints {
             }
         } else {
             std::fs::create_dir(&dir).map_err(io(&dir))?;
-            write_atomically(&maker, format!("{made_from}\n").as_bytes()).map_err(io(&maker))?;
+            write_atomically(&maker, |out| writeln!(out, "{made_from}"))?;
         }
         Ok(TierCheckpoints {
             dir,
@@ -129,7 +130,7 @@ impl TierCheckpoints {
         bytes.extend_from_slice(&(records.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&checksum(&packed).to_le_bytes());
         bytes.extend_from_slice(&packed);
-        write_atomically(&self.file_of(name), &bytes)
+        write_atomically(&self.file_of(name), |out| out.write_all(&bytes)).map_err(std::io::Error::other)
     }
 
     /// Removes the directory: the database it was for is written.
@@ -164,23 +165,6 @@ fn decode(bytes: &[u8], size: u64) -> Result<Vec<Record>, String> {
             Record::from_bits(bits).ok_or_else(|| format!("{bits:#06x} is not a record"))
         })
         .collect()
-}
-
-/// Writes `bytes` to `path` through a temporary beside it, synced and
-/// renamed, so that `path` is never half written.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = crate::temps::temp_path(path);
-    let registered = topitop_files::temps::Temp::file(&tmp);
-    let written = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()
-    })();
-    let kept = written.and_then(|()| registered.commit(|t| std::fs::rename(t, path)));
-    if kept.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    kept
 }
 
 #[cfg(test)]

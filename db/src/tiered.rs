@@ -314,12 +314,7 @@ pub fn write_tiered(
     for (_, records) in tiers {
         for r in records.iter() {
             if let Some(v) = r.value() {
-                counts[match v {
-                    Value::Win => 0,
-                    Value::Lose => 1,
-                    Value::Tie => 2,
-                    Value::Draw => 3,
-                }] += 1;
+                counts[v.index()] += 1;
                 if v != Value::Draw {
                     max_remoteness = max_remoteness.max(r.remoteness());
                 }
@@ -373,33 +368,10 @@ pub fn write_tiered(
             at += u64::from(e.compressed);
         }
     }
-    let tmp = crate::temps::temp_path(path);
-    let registered = topitop_files::temps::Temp::file(&tmp);
-    let io = |source| DbError::Io {
-        path: tmp.clone(),
-        source,
-    };
-    let written = (|| {
-        let file = std::fs::File::create(&tmp).map_err(io)?;
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        out.write_all(&header.encode()).map_err(io)?;
-        for b in compressed.iter().flatten() {
-            out.write_all(b).map_err(io)?;
-        }
-        let file = out.into_inner().map_err(|e| io(e.into_error()))?;
-        file.sync_all().map_err(io)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    if let Err(source) = registered.commit(|t| std::fs::rename(t, path)) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(DbError::Io {
-            path: path.to_path_buf(),
-            source,
-        });
-    }
+    crate::temps::write_atomically(path, |out| {
+        out.write_all(&header.encode())?;
+        compressed.iter().flatten().try_for_each(|b| out.write_all(b))
+    })?;
     Ok((header, at))
 }
 
@@ -557,6 +529,22 @@ impl TieredDb {
         }
         let block = self.block(t, (index / BLOCK_RECORDS) as usize)?;
         Ok(Record::from_bits(block[(index % BLOCK_RECORDS) as usize]).unwrap_or(Record::UNSOLVED))
+    }
+
+    /// Checks that the database holds `game`'s variant.
+    ///
+    /// # Errors
+    /// [`DbError::OtherGame`], naming both.
+    pub fn holds<G: topitop_interface::Game>(&self, game: &G) -> Result<(), DbError> {
+        let h = &self.header;
+        if h.game == game.name() && h.variant == game.variant() {
+            return Ok(());
+        }
+        Err(DbError::OtherGame {
+            path: self.path.clone(),
+            found: format!("{} {}", h.game, h.variant),
+            expected: format!("{} {}", game.name(), game.variant()),
+        })
     }
 
     /// The record of `pos` of `game` (through its canonical form when the

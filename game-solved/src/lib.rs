@@ -1,4 +1,4 @@
-//! Topitop solved: its own retrograde solver for loopy tiers ([`solve`]),
+//! Topitop solved: its own retrograde solver for loopy tiers ([`solve`](mod@solve)),
 //! its database format ([`store`]) and the answers from its databases for
 //! GamesmanUni ([`uni`]). The
 //! shared crates (the generic solver, the server, the tools) know none of

@@ -92,6 +92,7 @@ fn kind(e: &DbError) -> &'static str {
         DbError::Corrupt { .. } => "corrupt",
         DbError::NotIndexable(_) => "not indexable",
         DbError::ForeignCheckpoint { .. } => "foreign checkpoint",
+        DbError::OtherGame { .. } => "other game",
     }
 }
 

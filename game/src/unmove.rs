@@ -33,7 +33,7 @@ fn stackings(result: Cell) -> &'static [(Cell, Cell)] {
 impl Rules {
     /// Writes into `out` every position with a move to `pos` under these
     /// rules, each once, in no particular order. The opposite of
-    /// [`Rules::generate`] followed by [`crate::play_unchecked`].
+    /// [`Rules::legal_moves`] followed by [`crate::play_unchecked`].
     pub fn parents(self, pos: Position, out: &mut Vec<Position>) {
         out.clear();
         let board = pos.board();

@@ -134,9 +134,10 @@ pub fn respond_game<G: Tiered>(
         let child = game.play(pos, mv);
         let c = db.lookup(game, &child)?;
         let value = value_name(c);
+        let turn_passes = game.player_to_move(&child) != mover;
         let move_value = match value {
-            "win" if game.player_to_move(&child) != mover => "lose",
-            "lose" if game.player_to_move(&child) != mover => "win",
+            "win" if turn_passes => "lose",
+            "lose" if turn_passes => "win",
             v => v,
         };
         let text = game.format_move(mv);

@@ -2,9 +2,10 @@
 //! query maps to a status and a JSON body. No I/O here beyond database
 //! reads, and no game named: every variant is a [`ServedVariant`].
 //!
-//! The served variants can be replaced while the server runs (see
-//! [`crate::reload`]): each request takes the current set once and answers
-//! from it alone, so a replacement never shows half.
+//! The served variants can be replaced while the server runs
+//! ([`App::replace`], which Topitop's reload calls): each request takes the
+//! current set once and answers from it alone, so a replacement never
+//! shows half.
 
 use std::sync::{Arc, PoisonError, RwLock};
 

@@ -6,7 +6,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use topitop_db::tiered::TieredDb;
-use topitop_db::DbError;
 use topitop_interface::Tiered;
 
 use crate::response::{autogui_position, respond_game, PositionResponse};
@@ -28,17 +27,7 @@ impl<G: Tiered> TieredVariant<G> {
     /// A database of another game or variant, or AutoGUI data that is not
     /// JSON (a game's bug, said rather than served).
     pub fn new(game: G, db: TieredDb) -> Result<TieredVariant<G>, String> {
-        let h = db.header();
-        if h.game != game.name() || h.variant != game.variant() {
-            return Err(format!(
-                "{} holds {} {}, not {} {}",
-                db.path().display(),
-                h.game,
-                h.variant,
-                game.name(),
-                game.variant()
-            ));
-        }
+        db.holds(&game).map_err(|e| e.to_string())?;
         let theme = match game.image_autogui_data() {
             None => serde_json::Value::Null,
             Some(text) => serde_json::from_str(&text)
@@ -51,11 +40,6 @@ impl<G: Tiered> TieredVariant<G> {
             db,
             theme,
         })
-    }
-
-    /// The database's file.
-    pub fn path(&self) -> &Path {
-        self.db.path()
     }
 }
 
@@ -95,11 +79,6 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
 
     fn position(&self, p: &str) -> Result<PositionResponse, PositionError> {
         let pos = self.game.parse_position(p).map_err(PositionError::Invalid)?;
-        respond_game(&self.game, &self.db, &pos).map_err(|e| match e {
-            DbError::NotIndexable(_) => {
-                PositionError::Invalid(format!("{p:?} is not a position of {}", self.name))
-            }
-            e => PositionError::Database(e.to_string()),
-        })
+        respond_game(&self.game, &self.db, &pos).map_err(|e| PositionError::from_db(e, p, &self.name))
     }
 }

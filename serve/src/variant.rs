@@ -1,10 +1,12 @@
 //! What the routes need of a served variant, whatever its game: its names,
 //! its start, its board for GamesmanUni's AutoGUI, its rules text and the
-//! position object of any position. Topitop's variants
-//! ([`crate::catalog::Served`]) and every game behind the game interface
-//! ([`crate::tiered::TieredVariant`]) are served through this alone.
+//! position object of any position. Every game behind the game interface
+//! ([`crate::tiered::TieredVariant`]) and Topitop's variants (served from
+//! its own format by `topitop-game-solved`) are served through this alone.
 
 use std::sync::Arc;
+
+use topitop_db::DbError;
 
 use crate::response::PositionResponse;
 
@@ -16,6 +18,20 @@ pub enum PositionError {
     /// The database cannot be read (status 500): the details, for the log
     /// only (they name server files).
     Database(String),
+}
+
+impl PositionError {
+    /// The error of a database read for the position string `p` of the
+    /// variant named `variant`: a position the database does not hold is
+    /// the client's error, anything else the server's.
+    pub fn from_db(err: DbError, p: &str, variant: &str) -> PositionError {
+        match err {
+            DbError::NotIndexable(_) => {
+                PositionError::Invalid(format!("{p:?} is not a position of {variant}"))
+            }
+            e => PositionError::Database(e.to_string()),
+        }
+    }
 }
 
 /// One variant of a game, with its database.

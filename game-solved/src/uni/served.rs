@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use topitop_db::DbError;
 use topitop_game::{autogui_position, parse_position};
 use topitop_serve::PositionResponse;
 use topitop_serve::{PositionError, ServedGame, ServedVariant};
@@ -56,12 +55,8 @@ impl ServedVariant for Served {
             parse_position(p, self.rules.budget()).map_err(|e| PositionError::Invalid(e.to_string()))?;
         // GamesmanUni has no terminal draw: a game over without a winner is
         // served as the tie it is (see the README).
-        respond_as(&self.db, self.rules, pos, GameOver::DrawIsTie).map_err(|e| match e {
-            DbError::NotIndexable(_) => {
-                PositionError::Invalid(format!("{p:?} is not a position of {}", self.spec.name))
-            }
-            e => PositionError::Database(e.to_string()),
-        })
+        respond_as(&self.db, self.rules, pos, GameOver::DrawIsTie)
+            .map_err(|e| PositionError::from_db(e, p, self.spec.name))
     }
 }
 

@@ -15,7 +15,7 @@ pub mod verify;
 use std::path::{Path, PathBuf};
 
 use topitop_db::tiered::TieredDb;
-use topitop_interface::{Record, Tiered};
+use topitop_interface::Tiered;
 
 use crate::common::DbArgs;
 
@@ -42,26 +42,8 @@ pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<TieredDb> {
         Ok(_) => {}
     }
     let db = TieredDb::open(&path)?;
-    let h = db.header();
-    anyhow::ensure!(
-        h.game == game.name() && h.variant == game.variant(),
-        "{} holds {} {}, but the options ask for {} {}",
-        path.display(),
-        h.game,
-        h.variant,
-        game.name(),
-        game.variant()
-    );
+    db.holds(game)?;
     Ok(db)
-}
-
-/// The record of `pos` in `db` (through its canonical form when the
-/// database holds one position per symmetry class).
-///
-/// # Errors
-/// A damaged block, or a position outside every tier.
-pub fn lookup<G: Tiered>(game: &G, db: &TieredDb, pos: &G::Position) -> anyhow::Result<Record> {
-    Ok(db.lookup(game, pos)?)
 }
 
 /// GamesmanUni's name for a record's value: `win`, `lose`, `tie`, `draw`

@@ -6,10 +6,10 @@ use std::io::Write;
 use topitop_interface::{Tiered, Value};
 
 use super::open;
-use super::query::respond;
 use crate::common::DbArgs;
 use crate::games::OnGame;
 use crate::lines::next_line;
+use topitop_serve::respond_game;
 
 /// `play` on a game behind the interface.
 pub struct Play {
@@ -60,7 +60,7 @@ impl OnGame for Play {
             game.variant()
         )?;
         loop {
-            let r = respond(&game, &db, &pos)?;
+            let r = respond_game(&game, &db, &pos)?;
             let mover = game.player_to_move(&pos);
             writeln!(out)?;
             write!(out, "{}", game.show(&pos))?;

@@ -3,9 +3,8 @@
 
 use std::io::Write;
 
-use topitop_db::tiered::TieredDb;
 use topitop_interface::Tiered;
-use topitop_serve::{respond_game, PositionResponse};
+use topitop_serve::respond_game;
 
 use super::open;
 use crate::common::DbArgs;
@@ -21,20 +20,11 @@ pub struct Query {
     pub db: DbArgs,
 }
 
-/// The position object of `pos`: GamesmanUni's, as the server answers
-/// it, moves sorted best first.
-///
-/// # Errors
-/// A damaged database.
-pub fn respond<G: Tiered>(game: &G, db: &TieredDb, pos: &G::Position) -> anyhow::Result<PositionResponse> {
-    Ok(respond_game(game, db, pos)?)
-}
-
 impl OnGame for Query {
     fn run<G: Tiered + 'static>(self, game: G) -> anyhow::Result<()> {
         let pos = game.parse_position(&self.position).map_err(anyhow::Error::msg)?;
         let db = open(&game, &self.db)?;
-        let r = respond(&game, &db, &pos)?;
+        let r = respond_game(&game, &db, &pos)?;
         let mut out = std::io::stdout().lock();
         if self.json {
             writeln!(out, "{}", serde_json::to_string(&r)?)?;

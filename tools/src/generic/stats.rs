@@ -128,17 +128,14 @@ impl OnGame for Stats {
     }
 }
 
-/// The values in the order the report counts them.
-const VALUES: [Value; 4] = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
-
-/// Counts by value of the records of one tier, or of all.
+/// Counts by value (win, lose, tie, draw) of the records of one tier.
 #[derive(Clone, Copy, Default)]
 struct Counts([u64; 4]);
 
 impl Counts {
     fn add(&mut self, r: Record) {
         if let Some(v) = r.value() {
-            self.0[VALUES.iter().position(|&x| x == v).unwrap_or(0)] += 1;
+            self.0[v.index()] += 1;
         }
     }
 
@@ -153,12 +150,12 @@ fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result
     let tiers = db.tiers()?;
     let mut by_remoteness = vec![Vec::<u64>::new(); 3];
     let mut rows = Vec::with_capacity(tiers.len());
-    let mut all = Counts::default();
     for (name, records) in &tiers {
         let mut c = Counts::default();
         for &rec in records {
             c.add(rec);
-            if let Some(k) = rec.value().and_then(|v| VALUES[..3].iter().position(|&x| x == v)) {
+            // Draws have no remoteness and are not charted.
+            if let Some(k) = rec.value().map(Value::index).filter(|&k| k < 3) {
                 let at = usize::from(rec.remoteness());
                 if by_remoteness[k].len() <= at {
                     by_remoteness[k].resize(at + 1, 0);
@@ -166,7 +163,6 @@ fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result
                 by_remoteness[k][at] += 1;
             }
         }
-        all.0.iter_mut().zip(c.0).for_each(|(a, b)| *a += b);
         if c.total() > 0 {
             let mut row = vec![name.clone(), c.total().to_string()];
             row.extend(c.0.iter().map(u64::to_string));
@@ -197,11 +193,11 @@ fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result
             row("tiers", tiers.len().to_string()),
             row("positions play reaches", r.positions.to_string()),
             row("their symmetry classes", r.classes.to_string()),
-            row("solved positions", all.total().to_string()),
-            row("win", all.0[0].to_string()),
-            row("lose", all.0[1].to_string()),
-            row("tie", all.0[2].to_string()),
-            row("draw", all.0[3].to_string()),
+            row("solved positions", (r.win + r.lose + r.tie + r.draw).to_string()),
+            row("win", r.win.to_string()),
+            row("lose", r.lose.to_string()),
+            row("tie", r.tie.to_string()),
+            row("draw", r.draw.to_string()),
             row("largest remoteness", r.largest_remoteness.to_string()),
             row(
                 &format!("start {}", game.format_position(&start)),

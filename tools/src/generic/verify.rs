@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use topitop_interface::{Record, Tiered};
 use topitop_solver::loop_free::negamax;
 
-use super::{lookup, open};
+use super::open;
 use crate::common::DbArgs;
 use crate::games::OnGame;
 use crate::progress::CountBar;
@@ -100,7 +100,7 @@ fn check_one<G: Tiered>(
                 let children: Result<Vec<Record>, String> = game
                     .moves(&p)
                     .into_iter()
-                    .map(|m| lookup(game, db, &game.play(&p, m)).map_err(|e| e.to_string()))
+                    .map(|m| db.lookup(game, &game.play(&p, m)).map_err(|e| e.to_string()))
                     .collect();
                 negamax(children?).unwrap_or(Record::UNSOLVED)
             }

@@ -35,7 +35,7 @@ pub struct Series {
 }
 
 /// A report being built: add parts in reading order, then
-/// [`Report::write`] it (or take [`Report::to_html`]).
+/// [`Report::write_to`] it (or take [`Report::to_html`]).
 #[derive(Clone, Debug)]
 pub struct Report {
     title: String,

@@ -21,7 +21,7 @@ pub struct Args {
     pub files: Vec<PathBuf>,
     /// Compare our database (--db, or the rules options) with the
     /// GamesmanClassic tier files in DIR (its data directory or one
-    /// mtopitop_<option>_tierdb folder).
+    /// `mtopitop_<option>_tierdb` folder).
     #[arg(long, value_name = "DIR")]
     pub gamesman_classic: Option<PathBuf>,
     #[command(flatten)]
