@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::run::{stderr, stdout, temp_dir, topitop};
+use support::run::{stderr, stdout, temp_dir, topitop, topitop_with_input};
 
 fn ok(args: &[&str]) -> String {
     let o = topitop(args);
@@ -47,6 +47,29 @@ fn a_small_board_solves_verifies_and_answers_queries() {
     let o = topitop(&[&["query", "s../.../...", "--dir", d][..], &g].concat());
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("Red moves first"), "{}", stderr(&o));
+    // Positions from standard input: a row each, in input order, the bad
+    // one an error row, the exit status 2 after every line is answered.
+    let o = topitop_with_input(
+        &[&["query", "--dir", d][..], &g].concat(),
+        b".../.../...\ns../.../...\n# a comment\nS../.../...\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let rows: Vec<Vec<String>> = stdout(&o)
+        .lines()
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect();
+    assert_eq!(rows.len(), 5, "{rows:?}");
+    assert_eq!(rows[0][..2], ["position", "value"]);
+    assert_eq!(rows[1][..4], [".../.../...", "win", "9", "27"]);
+    assert_eq!(rows[2][1], "error");
+    assert!(rows[2][2].contains("Red moves first"), "{rows:?}");
+    assert_eq!(rows[3][..3], ["# a comment", "skipped", "comment"]);
+    assert_eq!(rows[4][..3], ["S../.../...", "lose", "8"]);
+    assert!(
+        stderr(&o).contains("1 input lines were not valid"),
+        "{}",
+        stderr(&o)
+    );
     let stats = ok(&[&["stats", "--dir", d][..], &g].concat());
     assert!(
         stats.contains("reachable positions  217417 (54510 symmetry classes)"),
@@ -120,10 +143,17 @@ fn game_options_are_checked() {
             vec!["perft", "2", "--variant", "size-only"],
             "Topitop's variants are the numbers",
         ),
-        (vec!["perft", "2", "--board", "3x3"], "--board is Topolo's"),
+        (
+            vec!["perft", "2", "--board", "3x3"],
+            "--board is not an option of Topitop",
+        ),
         (
             vec!["perft", "2", "--game", "topolo", "--budget", "1/1/1/1"],
-            "--budget are Topitop's",
+            "--budget are not options of --game topolo",
+        ),
+        (
+            vec!["crosscheck", "--game", "topolo", "a.db", "b.db"],
+            "--game topolo has no crosscheck",
         ),
         (
             vec!["solve", "--game", "topolo", "--out", "/nonexistent/x"],

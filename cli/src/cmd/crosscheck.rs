@@ -1,0 +1,38 @@
+//! The arguments of `topitop crosscheck`: two databases of one game
+//! compared, or a database against an upstream program's files. Only a
+//! game with more than one ruleset or such files takes it (see
+//! [`Commands::crosscheck`](crate::registry::Commands::crosscheck)).
+
+use std::path::PathBuf;
+
+use crate::common::DbArgs;
+
+/// Arguments of `crosscheck`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Two database files to compare (A B).
+    #[arg(value_name = "DB", num_args = 0..=2)]
+    pub files: Vec<PathBuf>,
+    /// Compare our database (--db, or the rules options) with the
+    /// GamesmanClassic tier files in DIR (its data directory or one
+    /// `mtopitop_<option>_tierdb` folder).
+    #[arg(long, value_name = "DIR")]
+    pub gamesman_classic: Option<PathBuf>,
+    /// Where the database is.
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// A B: examples for this many of the most common transitions of each
+    /// cause (default 3). --gamesman-classic: differing positions to print
+    /// (default 10).
+    #[arg(long, value_name = "N")]
+    pub examples: Option<usize>,
+    /// A B: list every tier with differences (default: the 15 with most).
+    #[arg(long)]
+    pub all_tiers: bool,
+    /// A B: also write a self-contained HTML report (tables and charts).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// Print JSON (A B: the schema in tools/crosscheck.schema.json).
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,146 @@
+//! `topitop play --game NAME`: a text game against the perfect player or
+//! another person, with move-value hints and undo.
+
+use std::io::Write;
+
+use topitop_interface::{Tiered, Value};
+
+use super::open;
+use crate::common::DbArgs;
+use crate::lines::next_line;
+use topitop_serve::respond_game;
+
+/// Runs `play` on `game`.
+///
+/// # Errors
+/// A missing database, a bad option, or a closed standard input or output.
+pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+    let names = game.player_names();
+    let computer: Option<usize> = match args.computer.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("second") => Some(1),
+        Some("first") => Some(0),
+        Some("none") => None,
+        Some(name) => Some(
+            names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--computer {name}: use {}, {}, first, second or none",
+                        names[0],
+                        names[1]
+                    )
+                })?,
+        ),
+    };
+    let db = open(&game, &args.db)?;
+    let mut pos = match &args.from {
+        Some(p) => game.parse_position(p).map_err(anyhow::Error::msg)?,
+        None => game.start(),
+    };
+    let mut history = Vec::new();
+    let mut hints = args.hints;
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} {}: moves as `show` lists them; also: hint, hints, undo, quit",
+        game.name(),
+        game.variant()
+    )?;
+    loop {
+        let r = respond_game(&game, &db, &pos)?;
+        let mover = game.player_to_move(&pos);
+        writeln!(out)?;
+        write!(out, "{}", game.show(&pos))?;
+        let rem = if r.remoteness < 0 {
+            String::new()
+        } else {
+            format!(" in {}", r.remoteness)
+        };
+        writeln!(
+            out,
+            "{}: {}{rem} for {}",
+            r.position, r.position_value, names[mover]
+        )?;
+        if r.moves.is_empty() {
+            let end = match game.primitive(&pos) {
+                Some(Value::Win) => format!("{} wins", names[mover]),
+                Some(Value::Lose) => format!("{} wins", names[1 - mover]),
+                Some(Value::Tie) => "a tie".to_string(),
+                _ => "drawn".to_string(),
+            };
+            writeln!(out, "Game over: {end}.")?;
+            return Ok(());
+        }
+        if computer == Some(mover) {
+            let best = &r.moves[0];
+            writeln!(out, "Computer plays {} ({})", best.mv, best.move_value)?;
+            let mv = game.parse_move(&pos, &best.mv).map_err(anyhow::Error::msg)?;
+            history.push(pos);
+            pos = game.play(&pos, mv);
+            continue;
+        }
+        if hints {
+            for m in &r.moves {
+                writeln!(out, "  {:<5} {} {}", m.mv, m.move_value, m.remoteness)?;
+            }
+        }
+        write!(out, "{} move> ", names[mover])?;
+        out.flush()?;
+        let Some(line) = next_line(&mut input)? else {
+            return Ok(());
+        };
+        let text = match line.text() {
+            Ok(t) => t.trim().to_string(),
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                continue;
+            }
+        };
+        match text.as_str() {
+            "quit" | "q" => return Ok(()),
+            "hints" => hints = !hints,
+            "hint" => writeln!(out, "best: {} ({})", r.moves[0].mv, r.moves[0].move_value)?,
+            "undo" | "u" => {
+                let mut undone = false;
+                while let Some(p) = history.pop() {
+                    pos = p;
+                    undone = true;
+                    if computer != Some(game.player_to_move(&p)) {
+                        break;
+                    }
+                }
+                if !undone {
+                    writeln!(out, "nothing to undo")?;
+                }
+            }
+            text => match game.parse_move(&pos, text) {
+                Ok(mv) => {
+                    history.push(pos);
+                    pos = game.play(&pos, mv);
+                }
+                Err(e) => writeln!(out, "{e}")?,
+            },
+        }
+    }
+}
+
+/// Arguments of `play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Where the database is.
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Which side the perfect player takes: Topitop red, blue or none
+    /// [default: red]; another game's player names, first, second or
+    /// none [default: the second player].
+    #[arg(long, value_name = "SIDE")]
+    pub computer: Option<String>,
+    /// Show every move's value before each human move.
+    #[arg(long)]
+    pub hints: bool,
+    /// Start from this position instead of the initial one.
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+}

@@ -1,0 +1,204 @@
+//! `topitop query`: a position's value and remoteness and every move's,
+//! as GamesmanUni's position object; or, for positions read from standard
+//! input, a row each.
+
+use std::io::Write;
+
+use topitop_interface::{Record, Tiered};
+use topitop_serve::response::value_name;
+use topitop_serve::{respond_game, PositionResponse};
+
+use super::open;
+use crate::common::{error_text, DbArgs};
+use crate::lines::{next_line, Line};
+
+/// Runs `query` on `game`.
+///
+/// # Errors
+/// A position the game refuses, or a missing or damaged database.
+pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+    let db = open(&game, &args.db)?;
+    let respond = |text: &str| -> anyhow::Result<(Record, PositionResponse)> {
+        let pos = game.parse_position(text).map_err(anyhow::Error::msg)?;
+        Ok((db.lookup(&game, &pos)?, respond_game(&game, &db, &pos)?))
+    };
+    match &args.position {
+        Some(p) => answer_one(args.json, respond(p)?.1, p.len().max(5)),
+        None => answer_lines(args.json, respond),
+    }
+}
+
+/// Prints one position's answer: its JSON, or a table of its moves whose
+/// child column is `child_width` wide.
+///
+/// # Errors
+/// A closed standard output.
+pub fn answer_one(json: bool, r: PositionResponse, child_width: usize) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+    } else {
+        print_text(&mut out, &r, child_width)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn print_text(out: &mut impl Write, r: &PositionResponse, width: usize) -> std::io::Result<()> {
+    let rem = |x: i64| if x < 0 { "-".to_string() } else { x.to_string() };
+    writeln!(out, "{}  {} {}", r.position, r.position_value, rem(r.remoteness))?;
+    if r.moves.is_empty() {
+        return writeln!(out, "(no moves: the game is over)");
+    }
+    writeln!(
+        out,
+        "{:<6} {:<width$} {:<6} {:>5}  {:<6} {:>5}",
+        "move", "child", "value", "rem", "mover", "delta"
+    )?;
+    for m in &r.moves {
+        writeln!(
+            out,
+            "{:<6} {:<width$} {:<6} {:>5}  {:<6} {:>5}",
+            m.mv,
+            m.position,
+            m.position_value,
+            rem(m.remoteness),
+            m.move_value,
+            m.delta_remoteness
+        )?;
+    }
+    Ok(())
+}
+
+/// Answers the positions of standard input, one per line: a TSV row each
+/// (or, with `json`, a JSON line), blank lines and `#` comments each a
+/// `skipped` row, a bad position an `error` row. `answer` gives a
+/// position's record and response.
+///
+/// # Errors
+/// Standard input or output failing, or (after every line is answered)
+/// any line that was not a valid position.
+pub fn answer_lines(
+    json: bool,
+    answer: impl Fn(&str) -> anyhow::Result<(Record, PositionResponse)>,
+) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if !json {
+        writeln!(out, "position\tvalue\tremoteness\tmoves\tbest_move\tbest_child")?;
+    }
+    let mut errors = 0;
+    let mut input = std::io::stdin().lock();
+    while let Some(line) = next_line(&mut input)? {
+        let shown = match &line {
+            Line::Text(t) => t.trim(),
+            _ => "",
+        };
+        if matches!(&line, Line::Text(_)) && (shown.is_empty() || shown.starts_with('#')) {
+            // Still a row: one row per input line, so rows and lines pair up.
+            let why = if shown.is_empty() { "blank line" } else { "comment" };
+            if json {
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({ "position": shown, "skipped": why })
+                )?;
+            } else {
+                writeln!(out, "{}\tskipped\t{why}\t\t\t", tsv_field(shown))?;
+            }
+            continue;
+        }
+        let answer = line
+            .text()
+            .map_err(anyhow::Error::msg)
+            .and_then(|text| answer(text.trim()));
+        match answer {
+            Ok((_, r)) if json => writeln!(out, "{}", serde_json::to_string(&r)?)?,
+            Ok((rec, r)) => {
+                let best = r.moves.first();
+                writeln!(
+                    out,
+                    "{}\t{}\t{}\t{}\t{}\t{}",
+                    tsv_field(&r.position),
+                    value_name(rec),
+                    rec.remoteness(),
+                    r.moves.len(),
+                    tsv_field(best.map_or("-", |m| m.mv.as_str())),
+                    tsv_field(best.map_or("-", |m| m.position.as_str()))
+                )?;
+            }
+            Err(e) => {
+                errors += 1;
+                let e = error_text(&e);
+                if json {
+                    let row = serde_json::json!({ "position": shown, "error": e });
+                    writeln!(out, "{row}")?;
+                } else {
+                    writeln!(out, "{}\terror\t{}\t\t\t", tsv_field(shown), tsv_field(&e))?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    anyhow::ensure!(errors == 0, "{errors} input lines were not valid positions");
+    Ok(())
+}
+
+/// `text` as one TSV field: a backslash, tab, line feed and carriage
+/// return become `\\`, `\t`, `\n` and `\r`, and every other control
+/// character `\xHH`, so that no input can add a field or a row, or put
+/// a terminal escape on the reader's screen.
+fn tsv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c == '\\' || c.is_control()) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "\\x{:02x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tsv_field;
+
+    #[test]
+    fn a_field_never_holds_a_tab_a_newline_or_a_control_character() {
+        assert_eq!(tsv_field("1_---------"), "1_---------");
+        assert_eq!(tsv_field("a\tb\tc"), "a\\tb\\tc");
+        assert_eq!(tsv_field("x\r\n\0\u{1b}[31m\\"), "x\\r\\n\\x00\\x1b[31m\\\\");
+        assert_eq!(tsv_field("\u{7f}\u{85}"), "\\x7f\\x85");
+        for c in 0..0x100u32 {
+            let s = char::from_u32(c).unwrap().to_string();
+            let f = tsv_field(&s);
+            assert!(!f.chars().any(char::is_control), "{c:#x} -> {f:?}");
+        }
+    }
+}
+
+/// Arguments of `query`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The position, e.g. 1_---------; without it, positions are read from
+    /// standard input, one per line, and answered as TSV rows (or, with
+    /// --json, JSON Lines: one object per line, `{"position", "error"}` for
+    /// a bad one).
+    #[arg(value_name = "POSITION")]
+    pub position: Option<String>,
+    /// Where the database is.
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Print GamesmanUni's position-response JSON.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,229 @@
+//! `topitop serve`: the GamesmanUni backend over the databases of every
+//! game in a directory.
+
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use topitop_interface::Registered;
+use topitop_serve::log::{LogPipe, QUEUE_BYTES};
+use topitop_serve::server::{self, Limits};
+use topitop_serve::tiered;
+use topitop_serve::{App, ServedGame, ServedVariant};
+
+use crate::common::check_threads;
+use crate::registry::{Found, Games, Served};
+
+/// Runs `serve` until SIGINT or SIGTERM.
+///
+/// # Errors
+/// No database of any game, a bad option, or an address that cannot be
+/// listened on.
+pub fn run(games: &Games, args: Args) -> anyhow::Result<()> {
+    let log = init_logging()?;
+    let result = serve(games, args);
+    // What is still queued, and the count of lines dropped, if standard
+    // error takes them soon.
+    log.flush_for(Duration::from_secs(2));
+    result
+}
+
+fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
+    anyhow::ensure!(args.idle_timeout > 0, "--idle-timeout must be at least 1 second");
+    let threads = args.threads.map(check_threads).transpose()?;
+    let mut served = Vec::new();
+    let mut missing = Vec::new();
+    for game in games.all() {
+        match game.serve(&args)? {
+            Found::Served(s) => served.push(s),
+            Found::Missing(why) => missing.push(why),
+        }
+    }
+    if served.is_empty() {
+        // The default game's message says how to make its database; the
+        // others are named.
+        anyhow::bail!(
+            "{}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
+            missing.first().map_or("no database to serve", String::as_str),
+            games.names()[1..].join(", "),
+            args.dir.display()
+        );
+    }
+    let mut reloads = Vec::new();
+    let mut list = Vec::new();
+    for s in served {
+        list.push(s.game);
+        reloads.extend(s.reload);
+    }
+    let app = Arc::new(App::new(list));
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = threads {
+        runtime.worker_threads(n);
+    }
+    let runtime = runtime
+        .enable_all()
+        .build()
+        .context("cannot start the server runtime")?;
+    let limits = Limits {
+        idle: Duration::from_secs(args.idle_timeout),
+        ..Limits::default()
+    };
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.bind)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.bind))?;
+        let addr = listener.local_addr()?;
+        // Tests and scripts read this line to find the port. A closed
+        // standard output (`serve | true`) does not stop the server: the
+        // log on standard error says where it listens.
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = writeln!(out, "listening on http://{addr}/").and_then(|()| out.flush()) {
+            tracing::warn!(error = %e, "cannot print the address on standard output; serving anyway");
+        }
+        drop(out);
+        tracing::info!(%addr, variants = %app.served().join(","), "listening");
+        if args.reload_interval > 0 {
+            let every = Duration::from_secs(args.reload_interval);
+            for reload in reloads {
+                tokio::spawn(reload(app.clone(), every));
+            }
+        }
+        server::run(app, listener, limits, shutdown_signal()).await;
+        anyhow::Ok(())
+    });
+    // A database check under way is not waited for long.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    result
+}
+
+/// The access log and other events go to standard error at info level,
+/// through a queue that drops (and counts) lines rather than ever making
+/// the server wait for standard error; `RUST_LOG` overrides the level
+/// (e.g. `RUST_LOG=warn` or `RUST_LOG=access=off`).
+fn init_logging() -> anyhow::Result<LogPipe> {
+    let pipe = LogPipe::spawn(std::io::stderr(), QUEUE_BYTES).context("cannot start the log writer")?;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let writer = pipe.clone();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(move || writer.clone())
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+    Ok(pipe)
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("SIGINT received"),
+        () = terminate => tracing::info!("SIGTERM received"),
+    }
+}
+
+/// The databases of game `G` in `dir`: `<game>_<variant>.db`, as `solve`
+/// names them, each opened as the game its name and header say, in
+/// file-name order. A file that cannot be served is logged and left out.
+pub fn discover<G: Registered>(dir: &Path) -> Found {
+    let mut names: Vec<String> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    names.sort();
+    let prefix = format!("{}_", G::NAME);
+    let mut variants: Vec<Arc<dyn ServedVariant>> = Vec::new();
+    let mut title = None;
+    for name in &names {
+        let Some(variant) = name.strip_prefix(&prefix).and_then(|n| n.strip_suffix(".db")) else {
+            continue;
+        };
+        let path = dir.join(name);
+        let game = match G::from_variant(variant) {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::warn!(db = %path.display(), error = %e, "not a database name of {}; left out", G::NAME);
+                continue;
+            }
+        };
+        title.get_or_insert_with(|| game.title());
+        match tiered::open(game, &path) {
+            Ok(v) => {
+                tracing::info!(variant = %format!("{}/{}", G::NAME, v.id()), db = %path.display(), "serving");
+                variants.push(v);
+            }
+            Err(e) => {
+                tracing::error!(db = %path.display(), error = %e, "database damaged; variant left out")
+            }
+        }
+    }
+    if variants.is_empty() {
+        return Found::Missing(format!(
+            "no database of {} to serve in {}; create one with `topitop solve --game {} --out {}`",
+            G::NAME,
+            dir.display(),
+            G::NAME,
+            dir.display()
+        ));
+    }
+    Found::Served(Served {
+        game: ServedGame {
+            id: G::NAME.into(),
+            name: title.unwrap_or_else(|| G::NAME.into()),
+            variants,
+        },
+        reload: None,
+    })
+}
+
+/// Arguments of `serve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory of databases as `topitop solve --out DIR` names them; every
+    /// variant of every game whose database is there is served.
+    #[arg(
+        long = "db",
+        visible_alias = "dir",
+        default_value = "data",
+        value_name = "DIR"
+    )]
+    pub dir: PathBuf,
+    /// Address to listen on (port 0: any free port, printed at startup).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
+    pub bind: SocketAddr,
+    /// Piece budget of the databases to serve (small budgets for tests).
+    #[arg(long, default_value = "2/2/4/4", value_name = "B/R/S/L")]
+    pub budget: String,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Seconds a connection may go without a complete request before it is
+    /// closed (idle keep-alive, slow clients).
+    #[arg(long, default_value_t = 30, value_name = "SECS")]
+    pub idle_timeout: u64,
+    /// Seconds between looks at the database files: a file replaced by a
+    /// valid database is served from then on (0: never look).
+    #[arg(long, default_value_t = 1, value_name = "SECS")]
+    pub reload_interval: u64,
+}

@@ -1,0 +1,212 @@
+//! `topitop solve --game NAME`: the framework's loop-free tier solver, and
+//! the game's database.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use topitop_db::tier_checkpoint::TierCheckpoints;
+use topitop_db::tiered::{write_tiered, TieredMeta};
+use topitop_interface::{Record, Tiered};
+use topitop_solver::loop_free::{solve_loop_free_kept, TierStore};
+use topitop_solver::usage::cpu_time;
+
+use crate::common::{init_threads, RulesArgs};
+use crate::progress::CountBar;
+use crate::solve_lock::{create_out_dir, SolveLock};
+
+/// The checkpoints of a solve, kept from the end of its grace on.
+struct Kept {
+    files: TierCheckpoints,
+    from: Instant,
+}
+
+impl TierStore for Kept {
+    fn load(&mut self, name: &str, size: u64) -> Option<Vec<Record>> {
+        let records = self.files.load(name, size);
+        for w in self.files.warnings() {
+            eprintln!("topitop: warning: {w}");
+        }
+        records
+    }
+
+    fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
+        if Instant::now() < self.from {
+            return Ok(());
+        }
+        self.files.save(name, records)
+    }
+}
+
+/// What a solve of `game` is made from, as its checkpoints record it:
+/// anything that changes a record.
+fn made_from<G: Tiered>(game: &G, symmetric: bool) -> String {
+    format!(
+        "game {}; variant {}; symmetry {}; program topitop {}",
+        game.name(),
+        game.variant(),
+        if symmetric { "on" } else { "off" },
+        crate::VERSION
+    )
+}
+
+/// Runs `solve` on `game`: the framework's loop-free tier solver, with
+/// checkpoints, then the database.
+///
+/// # Errors
+/// A game too large to index, options it refuses, a failed write.
+pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !args.all,
+        "--all is not an option of solve --game {}",
+        game.name()
+    );
+    init_threads(args.threads)?;
+    let symmetric = !args.no_symmetry;
+    anyhow::ensure!(
+        !game.tiers().is_empty(),
+        "{} {} is too large to solve strongly here (its positions cannot be indexed); play and query it without a database",
+        game.name(),
+        game.variant()
+    );
+    create_out_dir(&args.out)?;
+    let path = super::db_path(&game, &args.out);
+    anyhow::ensure!(
+        !path.is_dir(),
+        "{} is a directory: solve writes its database there; remove it or choose another --out",
+        path.display()
+    );
+    let slots: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
+    // The compressed database takes well under half a byte an index
+    // (1.9 MB for the 65 M indices of 3x4), and so do the checkpoints,
+    // which are there with it until it is written: a bound, not an
+    // estimate.
+    topitop_files::ensure_space(
+        &args.out,
+        slots + (2 << 20),
+        "this solve (checkpoints, then the database)",
+    )?;
+    let lock = SolveLock::take(&path)?;
+    topitop_db::remove_stale_temps(&path)?;
+    let start = Instant::now();
+    let mut kept = Kept {
+        files: TierCheckpoints::open(path.with_extension("ckpt"), &made_from(&game, symmetric))?,
+        from: start + Duration::from_secs(args.checkpoint_after),
+    };
+    let cpu_start = cpu_time();
+    let bar = CountBar::new(&format!("solving {} {}", game.name(), game.variant()), "tiers");
+    let (solution, resumed) =
+        solve_loop_free_kept(&game, symmetric, &mut kept, |d, t| bar.set(d as u64, t as u64))?;
+    bar.finish();
+    let secs = start.elapsed().as_secs_f64();
+    let cpu = cpu_start
+        .zip(cpu_time())
+        .map(|(a, b)| b.saturating_sub(a).as_secs_f64());
+    let tiers: Vec<(String, &[Record])> = solution
+        .tiers()
+        .into_iter()
+        .map(|t| (game.tier_name(t), solution.tier(t).unwrap_or(&[])))
+        .collect();
+    let program = format!("topitop {}", crate::VERSION);
+    let (header, bytes) = write_tiered(
+        &path,
+        &TieredMeta {
+            game: game.name(),
+            variant: &game.variant(),
+            program: &program,
+            symmetric,
+            level: args.zstd_level,
+        },
+        &tiers,
+    )?;
+    // The database is in place: what it was made from goes before
+    // anything is printed, so a closed standard output leaves nothing.
+    kept.files.remove().map_err(|e| {
+        anyhow::anyhow!(
+            "cannot remove the checkpoints after writing {}: {e}",
+            path.display()
+        )
+    })?;
+    lock.release();
+    let mut out = std::io::stdout().lock();
+    if resumed > 0 {
+        writeln!(out, "resumed {resumed} finished tiers from checkpoints")?;
+    }
+    let c = header.counts;
+    let solved: u64 = c.iter().sum();
+    writeln!(
+        out,
+        "game {} variant {} symmetry {}",
+        game.name(),
+        game.variant(),
+        if symmetric { "on" } else { "off" }
+    )?;
+    writeln!(
+        out,
+        "solved {solved} positions{} in {secs:.1} s{} ({slots} indices in {} tiers)",
+        if symmetric {
+            " (one per symmetry class)"
+        } else {
+            ""
+        },
+        cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s")),
+        tiers.len()
+    )?;
+    writeln!(
+        out,
+        "by value: {} win, {} lose, {} tie, {} draw",
+        c[0], c[1], c[2], c[3]
+    )?;
+    let start_rec = solution.get(&game, &game.start());
+    writeln!(
+        out,
+        "start position {}: {start_rec}",
+        game.format_position(&game.start())
+    )?;
+    writeln!(out, "largest remoteness: {}", header.max_remoteness)?;
+    writeln!(out, "wrote {} ({:.1} MB)", path.display(), bytes as f64 / 1e6)?;
+    Ok(())
+}
+
+/// zstd's own default level, which every game's database writer takes
+/// unless told otherwise.
+pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
+
+/// Arguments of `solve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game and its options.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Solve every ruleset of the budget together: the 8 v1 variants and
+    /// v0, one database each. Their moves are the same, so each tier's
+    /// moves and children are worked out once for all nine.
+    #[arg(long, conflicts_with_all = ["rules", "variant"])]
+    pub all: bool,
+    /// Directory for the database (created if missing); the file is named
+    /// by the rules, e.g. data/topitop_v1_0.db.
+    #[arg(long, default_value = "data", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Solve every position instead of one per symmetry class (for checking).
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// zstd level of the database blocks, 1-22: the default (zstd's own)
+    /// writes the standard database in well under a second; 19 makes it
+    /// about an eighth smaller and takes seconds more.
+    #[arg(long, default_value_t = DEFAULT_ZSTD_LEVEL, value_name = "N",
+          value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub zstd_level: i32,
+    /// Write no checkpoint during the first SECS seconds of solving: a solve
+    /// that ends sooner leaves none behind, and from then on every level is
+    /// kept as it finishes (with those finished before). 0 keeps every
+    /// level from the start.
+    #[arg(long, default_value_t = 10, value_name = "SECS")]
+    pub checkpoint_after: u64,
+    /// Solve even if the estimated memory exceeds what the machine has
+    /// available.
+    #[arg(long)]
+    pub ignore_memory_estimate: bool,
+}

@@ -1,0 +1,225 @@
+//! `topitop stats --game NAME`: counts by value, the longest game, and the
+//! positions play reaches, with and without symmetry.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use topitop_db::tiered::TieredDb;
+use topitop_interface::{Record, Tiered, Value};
+
+use super::open;
+use crate::common::DbArgs;
+use crate::output::Output;
+use crate::report;
+
+/// What `stats` reports.
+#[derive(Serialize)]
+struct Report {
+    file: String,
+    game: String,
+    variant: String,
+    file_bytes: u64,
+    symmetric: bool,
+    /// Solved positions by value (one per symmetry class with symmetry).
+    win: u64,
+    lose: u64,
+    tie: u64,
+    draw: u64,
+    largest_remoteness: u16,
+    /// Indices of all tiers.
+    indices: u64,
+    /// Positions play reaches from the start.
+    positions: u64,
+    /// Their symmetry classes.
+    classes: u64,
+}
+
+/// Runs `stats` on `game`.
+///
+/// # Errors
+/// A missing or damaged database, or an output that cannot be written.
+pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+    let db = open(&game, &args.db)?;
+    // Opened first so a path that cannot be written fails before the work.
+    let report_out = args
+        .report
+        .as_deref()
+        .map(|p| Output::open(Some(p), &[db.path()]))
+        .transpose()?;
+    let h = db.header();
+    // Every index that names a position of play is one play reaches
+    // (the game's index promises it; Topolo's tests check it).
+    let (positions, classes) = game
+        .tiers()
+        .par_iter()
+        .map(|&t| {
+            (0..game.tier_size(t))
+                .filter_map(|i| game.position(t, i))
+                .fold((0u64, 0u64), |(a, c), p| {
+                    (a + 1, c + u64::from(game.canonical(&p) == p))
+                })
+        })
+        .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
+    let r = Report {
+        file: db.path().display().to_string(),
+        game: h.game.clone(),
+        variant: h.variant.clone(),
+        file_bytes: db.file_len(),
+        symmetric: h.symmetric,
+        win: h.counts[0],
+        lose: h.counts[1],
+        tie: h.counts[2],
+        draw: h.counts[3],
+        largest_remoteness: h.max_remoteness,
+        indices: h.tiers.iter().map(|t| t.size).sum(),
+        positions,
+        classes,
+    };
+    if let Some(out) = report_out {
+        match html_report(&game, &db, &r)?.write_to(out)? {
+            Some(path) => eprintln!("wrote {}", path.display()),
+            // `--report -`: standard output holds the page, and only it.
+            None => return Ok(()),
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
+        return Ok(());
+    }
+    writeln!(out, "{}: {} {}", r.file, r.game, r.variant)?;
+    writeln!(
+        out,
+        "file size            {} bytes ({} indices in {} tiers)",
+        r.file_bytes,
+        r.indices,
+        h.tiers.len()
+    )?;
+    writeln!(
+        out,
+        "solved               {} win, {} lose, {} tie, {} draw{}",
+        r.win,
+        r.lose,
+        r.tie,
+        r.draw,
+        if r.symmetric {
+            " (one per symmetry class)"
+        } else {
+            ""
+        }
+    )?;
+    writeln!(out, "largest remoteness   {}", r.largest_remoteness)?;
+    writeln!(
+        out,
+        "reachable positions  {} ({} symmetry classes)",
+        r.positions, r.classes
+    )?;
+    Ok(())
+}
+
+/// Counts by value (win, lose, tie, draw) of the records of one tier.
+#[derive(Clone, Copy, Default)]
+struct Counts([u64; 4]);
+
+impl Counts {
+    fn add(&mut self, r: Record) {
+        if let Some(v) = r.value() {
+            self.0[v.index()] += 1;
+        }
+    }
+
+    fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+}
+
+/// The HTML page of `stats --report`: the totals, positions by value and
+/// remoteness, and every tier's counts, from the records themselves.
+fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result<report::Report> {
+    let tiers = db.tiers()?;
+    let mut by_remoteness = vec![Vec::<u64>::new(); 3];
+    let mut rows = Vec::with_capacity(tiers.len());
+    for (name, records) in &tiers {
+        let mut c = Counts::default();
+        for &rec in records {
+            c.add(rec);
+            // Draws have no remoteness and are not charted.
+            if let Some(k) = rec.value().map(Value::index).filter(|&k| k < 3) {
+                let at = usize::from(rec.remoteness());
+                if by_remoteness[k].len() <= at {
+                    by_remoteness[k].resize(at + 1, 0);
+                }
+                by_remoteness[k][at] += 1;
+            }
+        }
+        if c.total() > 0 {
+            let mut row = vec![name.clone(), c.total().to_string()];
+            row.extend(c.0.iter().map(u64::to_string));
+            rows.push(row);
+        }
+    }
+    let title = format!("{} {}", game.title(), game.variant_title());
+    let mut page = report::Report::new(&format!("{title}: database statistics"));
+    let each = if r.symmetric {
+        "one per symmetry class"
+    } else {
+        "every position"
+    };
+    page.paragraph(&format!(
+        "Database {}: {} {}. Counts are of solved positions, {each}.",
+        r.file, r.game, r.variant
+    ));
+    page.heading("Summary");
+    let row = |figure: &str, n: String| vec![figure.to_string(), n];
+    let start = game.start();
+    let start_rec = db.lookup(game, &start)?;
+    page.table(
+        "Totals",
+        &["figure", "number"],
+        &[
+            row("file size (bytes)", r.file_bytes.to_string()),
+            row("indices", r.indices.to_string()),
+            row("tiers", tiers.len().to_string()),
+            row("positions play reaches", r.positions.to_string()),
+            row("their symmetry classes", r.classes.to_string()),
+            row("solved positions", (r.win + r.lose + r.tie + r.draw).to_string()),
+            row("win", r.win.to_string()),
+            row("lose", r.lose.to_string()),
+            row("tie", r.tie.to_string()),
+            row("draw", r.draw.to_string()),
+            row("largest remoteness", r.largest_remoteness.to_string()),
+            row(
+                &format!("start {}", game.format_position(&start)),
+                start_rec.to_string(),
+            ),
+        ],
+    );
+    page.values_and_remoteness(&by_remoteness);
+    page.heading("Tiers");
+    page.paragraph(&format!(
+        "Each tier of the database with its positions by value ({each})."
+    ));
+    page.table(
+        "Positions by tier and value",
+        &["tier", "positions", "win", "lose", "tie", "draw"],
+        &rows,
+    );
+    Ok(page)
+}
+
+/// Arguments of `stats`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Where the database is.
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a self-contained HTML report (tables and charts) to FILE
+    /// (`-`: to standard output, instead of the text or JSON).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}

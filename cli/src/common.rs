@@ -1,0 +1,100 @@
+//! Options and helpers shared by the subcommands.
+
+use clap::Args;
+
+/// Which rules to play: `--rules`, `--variant`, `--budget`. Each is
+/// optional so that a command given a database file can tell the options
+/// a user set from the defaults, and refuse options the file contradicts.
+#[derive(Args, Clone, Debug)]
+pub struct RulesArgs {
+    /// Ruleset: v1 (GamesmanClassic's current module) or v0 (the older
+    /// rules) [default: v1].
+    #[arg(long, value_name = "v0|v1")]
+    pub rules: Option<String>,
+    /// Topitop: the GamesmanClassic option number 0-7 (v1 only): bit 0 no
+    /// move loses, bit 1 two-tower tying rule, bit 2 misère [default: 0].
+    /// Topolo: full or size-only [default: full].
+    #[arg(long, value_name = "N|NAME", allow_negative_numbers = true)]
+    pub variant: Option<String>,
+    /// Piece budget as blue buckets/red buckets/smalls/larges [default: 2/2/4/4].
+    #[arg(long, value_name = "B/R/S/L")]
+    pub budget: Option<String>,
+    /// The game: topitop, or topolo (docs/topolo.md) [default: topitop].
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+    /// Topolo's board as RxC, 2 to 8 rows and columns [default: 8x8].
+    #[arg(long, value_name = "RxC")]
+    pub board: Option<String>,
+}
+
+/// True when `e` is a write to a closed pipe (e.g. `topitop ... | head`),
+/// which is not a failure.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The message of `e` with its causes, each once: errors that already
+/// include their cause's text in their own (e.g. a file error naming the
+/// file and what is wrong with it) are not followed by that text again.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.is_empty() {
+            text = part;
+        } else if !text.ends_with(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+    }
+    text
+}
+
+/// Sizes the worker pool: `threads` workers, or one per core.
+///
+/// # Errors
+/// A count [`check_threads`] refuses.
+pub fn init_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    if let Some(n) = threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(check_threads(n)?)
+            .build_global()?;
+    }
+    Ok(())
+}
+
+/// The most worker threads a command accepts: far beyond any machine's
+/// useful parallelism for this work, far below what starves the system.
+pub const MAX_THREADS: usize = 256;
+
+/// `n` if it is a sensible `--threads` value (1 to [`MAX_THREADS`]).
+///
+/// # Errors
+/// Zero, or more than [`MAX_THREADS`].
+pub fn check_threads(n: usize) -> anyhow::Result<usize> {
+    anyhow::ensure!(n > 0, "--threads must be at least 1");
+    anyhow::ensure!(
+        n <= MAX_THREADS,
+        "--threads {n} is more than the {MAX_THREADS} this command allows (this machine has {} cores)",
+        std::thread::available_parallelism().map_or(1, |c| c.get())
+    );
+    Ok(n)
+}
+
+/// Where a database is: `--db FILE`, or the default file for the rules
+/// under `--dir`.
+#[derive(Args, Clone, Debug)]
+pub struct DbArgs {
+    /// The game and its options.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Directory holding databases named by their rules (as `solve` writes them).
+    #[arg(long, default_value = "data", value_name = "DIR")]
+    pub dir: std::path::PathBuf,
+    /// The database file (overrides --dir and the rules options).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<std::path::PathBuf>,
+}

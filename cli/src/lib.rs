@@ -1,0 +1,125 @@
+//! The `topitop` command, for any game: its arguments, the commands of
+//! every game behind the game interface ([`cmd`]), and what the commands
+//! share (options, output files, progress, reports). The binary registers
+//! the games ([`registry::Games`]) and calls [`main`]; this crate names
+//! none.
+
+#![forbid(unsafe_code)]
+
+pub mod cmd;
+pub mod common;
+pub mod lines;
+pub mod output;
+pub mod parquet;
+pub mod progress;
+pub mod registry;
+pub mod report;
+pub mod solve_lock;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::registry::Games;
+
+/// The program's version as `--version` prints it, and as databases and
+/// checkpoints record what made them: the package version and the git
+/// commit, if any.
+pub const VERSION: &str = env!("TOPITOP_VERSION");
+
+/// Solved games: GamesmanClassic-exact Topitop and the games behind the
+/// game interface, with the tools to solve, query, study and serve them.
+#[derive(Parser)]
+#[command(name = "topitop", version = VERSION, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences and distinct positions at each depth from the start.
+    Perft(cmd::perft::Args),
+    /// Show a position: board, turn, primitive value, moves.
+    Show(cmd::show::Args),
+    /// Solve every position (value and remoteness) and write the result.
+    Solve(cmd::solve::Args),
+    /// Check a database: checksums, then every record against forward move generation.
+    Verify(cmd::verify::Args),
+    /// A position's value and remoteness and every move's, as GamesmanUni shows them.
+    Query(cmd::query::Args),
+    /// Write remoteness tables (TSV, CSV, JSON Lines, Parquet) or their summary.
+    Export(cmd::export::Args),
+    /// Counts by value, longest games, branching factor, hash efficiency.
+    Stats(cmd::stats::Args),
+    /// Compare two databases, or a database with GamesmanClassic's tier files.
+    Crosscheck(cmd::crosscheck::Args),
+    /// Play against the perfect player or another person.
+    Play(cmd::play::Args),
+    /// Serve GamesmanUni's API (games, variants, positions, instructions) over HTTP.
+    Serve(cmd::serve::Args),
+}
+
+/// The exit status of a command whose output was cut short by a closed
+/// pipe before its work was done: 128 + SIGPIPE, as a shell reports a
+/// process that signal ended.
+const CUT_SHORT: u8 = 141;
+
+impl Command {
+    /// True for the commands whose output is their whole work, so that a
+    /// reader who stops reading (`| head`) has all it wanted: as ripgrep
+    /// does, they end with success. A check, a comparison, a solve or a
+    /// server cut short has not done its work, and says so.
+    fn only_prints(&self) -> bool {
+        matches!(
+            self,
+            Command::Perft(_)
+                | Command::Show(_)
+                | Command::Query(_)
+                | Command::Export(_)
+                | Command::Stats(_)
+                | Command::Play(_)
+        )
+    }
+
+    /// Runs the command on the game it names.
+    fn run(self, games: &Games) -> anyhow::Result<()> {
+        match self {
+            Command::Perft(a) => games.find(a.rules.game.as_deref())?.perft(a),
+            Command::Show(a) => games.find(a.rules.game.as_deref())?.show(a),
+            Command::Solve(a) => games.find(a.rules.game.as_deref())?.solve(a),
+            Command::Verify(a) => games.find(a.db.rules.game.as_deref())?.verify(a),
+            Command::Query(a) => games.find(a.db.rules.game.as_deref())?.query(a),
+            Command::Export(a) => games.find(a.db.rules.game.as_deref())?.export(a),
+            Command::Stats(a) => games.find(a.db.rules.game.as_deref())?.stats(a),
+            Command::Crosscheck(a) => games.find(a.db.rules.game.as_deref())?.crosscheck(a),
+            Command::Play(a) => games.find(a.db.rules.game.as_deref())?.play(a),
+            Command::Serve(a) => cmd::serve::run(games, a),
+        }
+    }
+}
+
+/// Runs the command line on `games`, the first the default of `--game`:
+/// the whole of the `topitop` binary.
+pub fn main(games: Games) -> ExitCode {
+    let cli = Cli::parse();
+    // The server shuts down on signals itself; every other command removes
+    // its unfinished outputs and ends.
+    if !matches!(cli.command, Command::Serve(_)) {
+        if let Err(e) = topitop_files::temps::remove_on_signals() {
+            eprintln!("topitop: warning: cannot watch for signals ({e}); an interrupted command may leave temporary files");
+        }
+    }
+    let only_prints = cli.command.only_prints();
+    match cli.command.run(&games) {
+        Ok(()) => ExitCode::SUCCESS,
+        // Quietly: the reader has gone, and there is no one to tell.
+        Err(e) if common::is_broken_pipe(&e) && only_prints => ExitCode::SUCCESS,
+        Err(e) if common::is_broken_pipe(&e) => ExitCode::from(CUT_SHORT),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "topitop: error: {}", common::error_text(&e));
+            ExitCode::from(2)
+        }
+    }
+}

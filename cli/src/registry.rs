@@ -1,0 +1,204 @@
+//! The games the command runs: each is a [`Commands`], either a game's own
+//! (Topitop's, with its own solver and formats) or [`tiered`] over a game
+//! behind the game interface. The binary lists them, one line a game; this
+//! crate names none.
+
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use topitop_interface::Registered;
+use topitop_serve::{App, ServedGame};
+
+use crate::cmd;
+use crate::common::RulesArgs;
+
+/// Every command, for one game. The arguments are the command line's, the
+/// same for every game; a game refuses the options it does not take.
+pub trait Commands {
+    /// The game's name, as `--game` takes it.
+    fn name(&self) -> &'static str;
+    /// `perft`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()>;
+    /// `show`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn show(&self, args: cmd::show::Args) -> anyhow::Result<()>;
+    /// `solve`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()>;
+    /// `verify`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()>;
+    /// `query`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn query(&self, args: cmd::query::Args) -> anyhow::Result<()>;
+    /// `export`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn export(&self, args: cmd::export::Args) -> anyhow::Result<()>;
+    /// `stats`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()>;
+    /// `play`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn play(&self, args: cmd::play::Args) -> anyhow::Result<()>;
+    /// `crosscheck`: only a game with more than one ruleset or an upstream
+    /// database to compare with has it.
+    ///
+    /// # Errors
+    /// Those of the command; by default, that the game has none.
+    fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
+        let _ = args;
+        anyhow::bail!(
+            "--game {} has no crosscheck: it is for a game with rulesets to compare or an upstream program's files to check against",
+            self.name()
+        )
+    }
+    /// What `serve` serves of this game from the directory `args` name.
+    ///
+    /// # Errors
+    /// Options the game refuses, or a failure that must stop the server.
+    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found>;
+}
+
+/// What `serve` found of one game.
+pub enum Found {
+    /// Variants to serve, with what keeps them fresh.
+    Served(Served),
+    /// Nothing: why, and how to make a database.
+    Missing(String),
+}
+
+/// A game's served variants.
+pub struct Served {
+    /// The game and its variants.
+    pub game: ServedGame,
+    /// Watches the game's files and replaces its variants in the server
+    /// when they change, every given interval; `None` when the game's
+    /// files are read once.
+    pub reload: Option<Reload>,
+}
+
+/// Starts a watch over a game's files; the future runs as long as the
+/// server.
+pub type Reload = Box<dyn FnOnce(Arc<App>, Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
+
+/// The [`Commands`] of a game behind the game interface: every command is
+/// the generic one of [`crate::cmd`].
+pub fn tiered<G: Registered + 'static>() -> Box<dyn Commands> {
+    Box::new(TieredCommands::<G>(PhantomData))
+}
+
+struct TieredCommands<G>(PhantomData<fn() -> G>);
+
+impl<G: Registered + 'static> TieredCommands<G> {
+    /// The game `args` select.
+    fn game(&self, args: &RulesArgs) -> anyhow::Result<G> {
+        anyhow::ensure!(
+            args.rules.is_none() && args.budget.is_none(),
+            "--rules and --budget are not options of --game {}; it takes --board and --variant",
+            G::NAME
+        );
+        G::from_options(args.board.as_deref(), args.variant.as_deref()).map_err(anyhow::Error::msg)
+    }
+}
+
+impl<G: Registered + 'static> Commands for TieredCommands<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
+        cmd::perft::run(self.game(&args.rules)?, args)
+    }
+    fn show(&self, args: cmd::show::Args) -> anyhow::Result<()> {
+        cmd::show::run(self.game(&args.rules)?, args)
+    }
+    fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
+        cmd::solve::run(self.game(&args.rules)?, args)
+    }
+    fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
+        cmd::verify::run(self.game(&args.db.rules)?, args)
+    }
+    fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
+        cmd::query::run(self.game(&args.db.rules)?, args)
+    }
+    fn export(&self, args: cmd::export::Args) -> anyhow::Result<()> {
+        cmd::export::run(self.game(&args.db.rules)?, args)
+    }
+    fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
+        cmd::stats::run(self.game(&args.db.rules)?, args)
+    }
+    fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
+        cmd::play::run(self.game(&args.db.rules)?, args)
+    }
+    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found> {
+        Ok(cmd::serve::discover::<G>(&args.dir))
+    }
+}
+
+/// The registered games, the first one the default of `--game`.
+pub struct Games(Vec<Box<dyn Commands>>);
+
+impl Games {
+    /// The games `list` holds, the first the default.
+    ///
+    /// # Panics
+    /// An empty list, or two games of one name: the binary's registration
+    /// is wrong.
+    pub fn new(list: Vec<Box<dyn Commands>>) -> Games {
+        assert!(!list.is_empty(), "no game registered");
+        for (i, g) in list.iter().enumerate() {
+            assert!(
+                list[..i].iter().all(|h| h.name() != g.name()),
+                "game {} registered twice",
+                g.name()
+            );
+        }
+        Games(list)
+    }
+
+    /// Every game's name, as `--game` takes it, the default first.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.0.iter().map(|g| g.name()).collect()
+    }
+
+    /// Every game, the default first.
+    pub fn all(&self) -> &[Box<dyn Commands>] {
+        &self.0
+    }
+
+    /// The game `--game` names, or the default.
+    ///
+    /// # Errors
+    /// An unknown name, with the known ones.
+    pub fn find(&self, game: Option<&str>) -> anyhow::Result<&dyn Commands> {
+        let Some(name) = game else {
+            return Ok(self.0[0].as_ref());
+        };
+        self.0
+            .iter()
+            .find(|g| g.name() == name)
+            .map(|g| g.as_ref())
+            .ok_or_else(|| {
+                anyhow::anyhow!("unknown game {name:?}: the games are {}", self.names().join(", "))
+            })
+    }
+}

@@ -1,0 +1,169 @@
+//! `topitop export`: remoteness tables from a database (as text, or as
+//! Parquet in [`parquet`]), or GamesmanClassic's tier files (`--format
+//! gamesman-classic`, in `gamesman_classic`).
+
+mod gamesman_classic;
+pub mod parquet;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use anyhow::Context;
+use rayon::prelude::*;
+use topitop_game::{Position, Tier, Value};
+use topitop_game_solved::value_name;
+use topitop_table::Record;
+
+use topitop_cli::cmd::export::{Args, Format};
+use topitop_cli::parquet::check_target;
+
+use crate::options::DbOptions;
+use topitop_cli::output::Output;
+use topitop_cli::progress::CountBar;
+
+/// Runs `export`. One row per symmetry class (the canonical position).
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.format == Format::GamesmanClassic {
+        return gamesman_classic::run(&args);
+    }
+    anyhow::ensure!(!args.exact, "--exact applies only to --format gamesman-classic");
+    if args.format == Format::Parquet {
+        check_target(args.out.as_deref())?;
+    }
+    // Before any work: a directory or the database itself is refused, a
+    // FIFO opened.
+    let mut output = Output::open(args.out.as_deref(), &[&args.db.path()?])?;
+    let db = args.db.open()?;
+    let values = args.values()?;
+    // The blocks to read: all, or those holding the tier's boards.
+    let per = u64::from(db.header().block_boards);
+    let blocks = match args.tier {
+        None => 0..db.blocks(),
+        Some(t) => {
+            let tier = Tier::from_number(t, db.rules().budget())?;
+            let r = db
+                .index()
+                .tier_range(tier)
+                .with_context(|| format!("tier {t} is not in this database"))?;
+            (r.board_offset / per) as usize..(r.board_offset + r.boards()).div_ceil(per) as usize
+        }
+    };
+    // Only positions of play: every row is one `query` answers.
+    let budget = db.rules().budget();
+    let keep = |pos: Position, rec: Record| {
+        pos.is_valid(budget)
+            && args.tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
+            && (values.is_empty() || rec.value().is_some_and(|v| values.contains(&v)))
+    };
+    if args.format == Format::Parquet && !args.summary {
+        let about = parquet::metadata(&db, "positions", args.tier, &values);
+        parquet::write_positions(output.writer(), &db, blocks, &keep, about)?;
+        if let Some(p) = output.finish()? {
+            eprintln!("wrote {}", p.display());
+        }
+        return Ok(());
+    }
+    let out = output.writer();
+    let bar = CountBar::new("exporting", "blocks");
+    let total = blocks.len() as u64;
+    let mut summary: BTreeMap<(u64, &'static str, i64), u64> = BTreeMap::new();
+    if !args.summary {
+        match args.format {
+            Format::Tsv => writeln!(out, "position\ttier\tvalue\tremoteness")?,
+            Format::Csv => writeln!(out, "position,tier,value,remoteness")?,
+            Format::Jsonl | Format::Parquet | Format::GamesmanClassic => {}
+        }
+    }
+    let chunk = 64;
+    let list: Vec<usize> = blocks.collect();
+    for (k, part) in list.chunks(chunk).enumerate() {
+        let rows: Vec<Vec<(Position, Record)>> = part
+            .par_iter()
+            .map(|&b| db.block_positions(b))
+            .collect::<Result<_, _>>()?;
+        for (pos, rec) in rows.into_iter().flatten().filter(|&(p, r)| keep(p, r)) {
+            let tier = Tier::of(pos.board()).number();
+            let value = value_name(rec);
+            let rem = if rec.value() == Some(Value::Draw) {
+                -1
+            } else {
+                i64::from(rec.remoteness())
+            };
+            if args.summary {
+                *summary.entry((tier, value, rem)).or_default() += 1;
+                continue;
+            }
+            let rem_text = if rem < 0 { String::new() } else { rem.to_string() };
+            match args.format {
+                Format::Tsv => writeln!(out, "{pos}\t{tier}\t{value}\t{rem_text}")?,
+                Format::Csv => writeln!(out, "{pos},{tier},{value},{rem_text}")?,
+                Format::Jsonl => {
+                    let r = if rem < 0 {
+                        "null".to_string()
+                    } else {
+                        rem.to_string()
+                    };
+                    writeln!(
+                        out,
+                        "{{\"position\":\"{pos}\",\"tier\":{tier},\"value\":\"{value}\",\"remoteness\":{r}}}"
+                    )?
+                }
+                Format::Parquet => unreachable!("written by parquet::write_positions"),
+                Format::GamesmanClassic => unreachable!("written by gamesman_classic::run"),
+            }
+        }
+        bar.set(((k + 1) * chunk).min(list.len()) as u64, total);
+    }
+    bar.finish();
+    if args.summary && args.format == Format::Parquet {
+        let about = parquet::metadata(&db, "summary", args.tier, &values);
+        topitop_cli::parquet::write_summary(out, summary_rows(&summary), about)?;
+    } else if args.summary {
+        write_summary(out, args.format, &summary)?;
+    }
+    if let Some(p) = output.finish()? {
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+/// The summary rows (tier, value, remoteness, count) of counts by (tier,
+/// value, remoteness): an `all` row set first, then each tier.
+fn summary_rows<'a>(
+    counts: &'a BTreeMap<(u64, &'static str, i64), u64>,
+) -> impl Iterator<Item = (String, &'static str, i64, u64)> + 'a {
+    let mut all: BTreeMap<(&'static str, i64), u64> = BTreeMap::new();
+    for (&(_, v, r), &n) in counts {
+        *all.entry((v, r)).or_default() += n;
+    }
+    all.into_iter()
+        .map(|((v, r), n)| ("all".to_string(), v, r, n))
+        .chain(counts.iter().map(|(&(t, v, r), &n)| (t.to_string(), v, r, n)))
+}
+
+/// Counts by (tier, value, remoteness) as text: an `all` row set first,
+/// then each tier.
+fn write_summary(
+    out: &mut impl Write,
+    format: Format,
+    counts: &BTreeMap<(u64, &'static str, i64), u64>,
+) -> anyhow::Result<()> {
+    let rows = summary_rows(counts);
+    let sep = if format == Format::Csv { "," } else { "\t" };
+    if format != Format::Jsonl {
+        writeln!(out, "tier{sep}value{sep}remoteness{sep}count")?;
+    }
+    for (tier, v, r, n) in rows {
+        let rem = if r < 0 { String::new() } else { r.to_string() };
+        if format == Format::Jsonl {
+            let rj = if r < 0 { "null".to_string() } else { r.to_string() };
+            writeln!(
+                out,
+                "{{\"tier\":\"{tier}\",\"value\":\"{v}\",\"remoteness\":{rj},\"count\":{n}}}"
+            )?;
+        } else {
+            writeln!(out, "{tier}{sep}{v}{sep}{rem}{sep}{n}")?;
+        }
+    }
+    Ok(())
+}

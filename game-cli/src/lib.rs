@@ -1,0 +1,65 @@
+//! Topitop's commands: its own solver, database format, GamesmanClassic
+//! files and GamesmanUni catalog behind the command line every game
+//! shares ([`topitop_cli`]). The binary registers them with
+//! [`commands`].
+
+#![forbid(unsafe_code)]
+
+pub mod crosscheck;
+pub mod export;
+pub mod options;
+pub mod perft;
+pub mod play;
+pub mod query;
+pub mod scan;
+pub mod serve;
+pub mod show;
+pub mod solve;
+pub mod stats;
+pub mod verify;
+
+use topitop_cli::cmd;
+use topitop_cli::registry::{Commands, Found};
+
+/// Topitop's commands, for the binary's list of games.
+pub fn commands() -> Box<dyn Commands> {
+    Box::new(Topitop)
+}
+
+struct Topitop;
+
+impl Commands for Topitop {
+    fn name(&self) -> &'static str {
+        "topitop"
+    }
+    fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
+        perft::run(args)
+    }
+    fn show(&self, args: cmd::show::Args) -> anyhow::Result<()> {
+        show::run(args)
+    }
+    fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
+        solve::run(args)
+    }
+    fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
+        verify::run(args)
+    }
+    fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
+        query::run(args)
+    }
+    fn export(&self, args: cmd::export::Args) -> anyhow::Result<()> {
+        export::run(args)
+    }
+    fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
+        stats::run(args)
+    }
+    fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
+        play::run(args)
+    }
+    fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
+        crosscheck::run(args)
+    }
+    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found> {
+        serve::found(args)
+    }
+}
