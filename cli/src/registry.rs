@@ -166,6 +166,11 @@ impl Games {
     pub fn new(list: Vec<Box<dyn Commands>>) -> Games {
         assert!(!list.is_empty(), "no game registered");
         for (i, g) in list.iter().enumerate() {
+            assert_ne!(
+                g.name(),
+                topitop_serve::page::PREFIX,
+                "the browser page's routes take that name"
+            );
             assert!(
                 list[..i].iter().all(|h| h.name() != g.name()),
                 "game {} registered twice",

@@ -20,6 +20,18 @@ mod record;
 
 pub use record::{Record, Value, MAX_REMOTENESS};
 
+/// A game's drawings for the browser page, as SVG markup.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardArt {
+    /// The board under the pieces, in the coordinates of the AutoGUI
+    /// theme's `space` (x to the right, y down).
+    pub background: Option<String>,
+    /// Each AutoGUI character's drawing, in a unit box centred on the
+    /// origin; the page places it at its centre, scaled by the theme's
+    /// scale for that character.
+    pub pieces: Vec<(char, String)>,
+}
+
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -126,6 +138,14 @@ pub trait Game: Send + Sync {
     /// the position as text and the moves as a list.
     fn image_autogui_data(&self) -> Option<String> {
         None
+    }
+
+    /// Optional: the game's own drawings of the pieces and board of its
+    /// [`image_autogui_data`](Game::image_autogui_data), for the browser
+    /// page of `topitop serve` (GamesmanUni draws its own bundled images
+    /// instead). By default none: the page draws plain discs.
+    fn board_art(&self) -> BoardArt {
+        BoardArt::default()
     }
 
     /// Optional: the representative of `pos`'s symmetry class. Every

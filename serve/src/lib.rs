@@ -10,6 +10,7 @@
 //! `play`), [`gate`] checks request heads before hyper sees them,
 //! [`server`] is the HTTP layer (CORS, access log, timeouts, graceful
 //! shutdown), and [`log`] is a log output that never makes the server wait.
+//! [`page`] is the browser page under `/ui/`, beside GamesmanUni's routes.
 //!
 //! No game is named here. The databases are read into memory, never
 //! mapped, so nothing that happens to their files can disturb the server.
@@ -17,6 +18,7 @@
 
 pub mod gate;
 pub mod log;
+pub mod page;
 pub mod response;
 pub mod routes;
 pub mod server;

@@ -14,15 +14,19 @@ use hyper::StatusCode;
 use serde::Serialize;
 use serde_json::json;
 
+use crate::page;
 use crate::variant::{PositionError, ServedGame, ServedVariant};
 
-/// A JSON answer: its status and body.
+/// An answer: its status, body and content type (JSON but for the
+/// browser page's files).
 #[derive(Clone, Debug)]
 pub struct Reply {
     /// The HTTP status.
     pub status: StatusCode,
-    /// The JSON body.
+    /// The body.
     pub body: Bytes,
+    /// Its media type.
+    pub content_type: &'static str,
 }
 
 impl Reply {
@@ -30,6 +34,7 @@ impl Reply {
         Reply {
             status: StatusCode::OK,
             body,
+            content_type: JSON,
         }
     }
 
@@ -38,9 +43,13 @@ impl Reply {
         Reply {
             status,
             body: to_json(&json!({ "error": message.into() })),
+            content_type: JSON,
         }
     }
 }
+
+/// The media type of every answer but the page's files.
+pub const JSON: &str = "application/json";
 
 fn to_json(v: &impl Serialize) -> Bytes {
     // A position object with its moves is 2-8 kB: one allocation mostly.
@@ -233,6 +242,9 @@ impl App {
             return not_found(path);
         }
         let snapshot = self.snapshot();
+        if segments.first() == Some(&page::PREFIX) {
+            return page_route(&snapshot, path, &segments[1..], query);
+        }
         let [game, ref rest @ ..] = segments[..] else {
             return Reply::ok(snapshot.list.clone());
         };
@@ -257,6 +269,43 @@ impl App {
             }
             _ => not_found(path),
         }
+    }
+}
+
+/// The browser page's routes, under `/ui/`.
+fn page_route(snapshot: &Snapshot, path: &str, rest: &[&str], query: Option<&str>) -> Reply {
+    let variant = |game: &str, variant: &str| -> Result<Arc<dyn ServedVariant>, Reply> {
+        Ok(snapshot.game(game)?.variant(variant)?.served.clone())
+    };
+    match rest {
+        ["board", game, id] => match variant(game, id) {
+            Ok(v) => Reply::ok(to_json(&page::board(v.as_ref()))),
+            Err(reply) => reply,
+        },
+        ["position", game, id] => match variant(game, id) {
+            Ok(v) => {
+                let p = param(query, "p");
+                let mut reply = position(v.as_ref(), p.clone());
+                if reply.status == StatusCode::OK {
+                    let turn = p.as_deref().and_then(|p| v.turn(p));
+                    if let Ok(mut object) = serde_json::from_slice::<serde_json::Value>(&reply.body) {
+                        object["turn"] = json!(turn);
+                        reply.body = to_json(&object);
+                    }
+                }
+                reply
+            }
+            Err(reply) => reply,
+        },
+        [] | ["page.js"] | ["page.css"] => match page::asset(rest.first().copied().unwrap_or("")) {
+            Some((content_type, body)) => Reply {
+                status: StatusCode::OK,
+                body,
+                content_type,
+            },
+            None => not_found(path),
+        },
+        _ => not_found(path),
     }
 }
 
@@ -346,6 +395,9 @@ mod tests {
                 _ => Err(PositionError::Invalid(format!("{p:?} is no position"))),
             }
         }
+        fn turn(&self, p: &str) -> Option<&'static str> {
+            (p == "s").then_some("first player")
+        }
     }
 
     fn game(id: &str, variants: &[&'static str]) -> ServedGame {
@@ -402,6 +454,48 @@ mod tests {
         assert_eq!(text["instructions"], "rules in fr");
         let (_, text) = get(&app, "/two/a/instructions", None);
         assert_eq!(text["instructions"], "rules in en-US");
+    }
+
+    #[test]
+    fn the_page_and_its_answers_are_under_ui() {
+        let app = App::new(vec![game("two", &["a", "b"])]);
+        for (path, kind) in [
+            ("/ui/", "text/html"),
+            ("/ui", "text/html"),
+            ("/ui/page.js", "text/javascript"),
+            ("/ui/page.css", "text/css"),
+        ] {
+            let reply = app.get(path, None);
+            assert_eq!(reply.status, StatusCode::OK, "{path}");
+            assert!(
+                reply.content_type.starts_with(kind),
+                "{path}: {}",
+                reply.content_type
+            );
+            assert!(!reply.body.is_empty());
+        }
+        let page = app.get("/ui/", None);
+        let html = std::str::from_utf8(&page.body).unwrap();
+        // Offline: every file the page loads is the server's own.
+        assert!(html.contains("/ui/page.js") && !html.contains("http"), "{html}");
+        let (_, board) = get(&app, "/ui/board/two/b", None);
+        assert_eq!(
+            board["players"],
+            serde_json::json!(["first player", "second player"])
+        );
+        assert_eq!(board["pieces"], serde_json::json!({}));
+        // The position object, byte for byte GamesmanUni's, with the turn.
+        let (status, p) = get(&app, "/ui/position/two/a", Some("p=s"));
+        assert_eq!(status, StatusCode::OK);
+        let (_, uni) = get(&app, "/two/a/positions", Some("p=s"));
+        let mut with_turn = uni.clone();
+        with_turn["turn"] = "first player".into();
+        assert_eq!(p, with_turn);
+        let e = error_of(&app, "/ui/position/two/a", Some("p=t"), StatusCode::BAD_REQUEST);
+        assert!(e.contains("no position"), "{e}");
+        error_of(&app, "/ui/board/two/zz", None, StatusCode::NOT_FOUND);
+        error_of(&app, "/ui/nothing", None, StatusCode::NOT_FOUND);
+        assert_eq!(app.get("/two/a/positions", Some("p=s")).content_type, JSON);
     }
 
     #[test]

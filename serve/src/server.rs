@@ -223,7 +223,7 @@ fn answer(app: &App, req: &Request<Incoming>) -> Response<Full<Bytes>> {
                 .unwrap_or_else(|_| Reply::error(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))
         }
         _ => {
-            let mut r = json_response(Reply::error(
+            let mut r = reply_response(Reply::error(
                 StatusCode::METHOD_NOT_ALLOWED,
                 format!("method {} not allowed; this API is read-only (GET)", req.method()),
             ));
@@ -232,7 +232,7 @@ fn answer(app: &App, req: &Request<Incoming>) -> Response<Full<Bytes>> {
             return r;
         }
     };
-    json_response(reply)
+    reply_response(reply)
 }
 
 fn with_cors(mut r: Response<Full<Bytes>>) -> Response<Full<Bytes>> {
@@ -241,11 +241,11 @@ fn with_cors(mut r: Response<Full<Bytes>>) -> Response<Full<Bytes>> {
     r
 }
 
-fn json_response(reply: Reply) -> Response<Full<Bytes>> {
+fn reply_response(reply: Reply) -> Response<Full<Bytes>> {
     let mut r = Response::new(Full::new(reply.body));
     *r.status_mut() = reply.status;
     r.headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(reply.content_type));
     with_cors(r)
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use topitop_db::tiered::TieredDb;
-use topitop_interface::Tiered;
+use topitop_interface::{BoardArt, Tiered};
 
 use crate::response::{autogui_position, respond_game, PositionResponse};
 use crate::variant::{PositionError, ServedVariant};
@@ -80,5 +80,18 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
     fn position(&self, p: &str) -> Result<PositionResponse, PositionError> {
         let pos = self.game.parse_position(p).map_err(PositionError::Invalid)?;
         respond_game(&self.game, &self.db, &pos).map_err(|e| PositionError::from_db(e, p, &self.name))
+    }
+
+    fn player_names(&self) -> [&'static str; 2] {
+        self.game.player_names()
+    }
+
+    fn turn(&self, p: &str) -> Option<&'static str> {
+        let pos = self.game.parse_position(p).ok()?;
+        Some(self.game.player_names()[self.game.player_to_move(&pos)])
+    }
+
+    fn board_art(&self) -> BoardArt {
+        self.game.board_art()
     }
 }

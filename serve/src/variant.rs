@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use topitop_db::DbError;
+use topitop_interface::BoardArt;
 
 use crate::response::PositionResponse;
 
@@ -54,6 +55,18 @@ pub trait ServedVariant: Send + Sync {
     /// `p` is not a position of the variant, or the database cannot be
     /// read.
     fn position(&self, p: &str) -> Result<PositionResponse, PositionError>;
+    /// The players' names, first player first, for the browser page.
+    fn player_names(&self) -> [&'static str; 2] {
+        ["first player", "second player"]
+    }
+    /// The name of the player to move in the position string `p`, if it
+    /// is a position of the variant.
+    fn turn(&self, p: &str) -> Option<&'static str>;
+    /// The drawings of the pieces and board for the browser page (by
+    /// default none: plain discs).
+    fn board_art(&self) -> BoardArt {
+        BoardArt::default()
+    }
 }
 
 /// A game and the variants of it served.

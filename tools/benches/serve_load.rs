@@ -152,8 +152,9 @@ fn start_server(dir: &Path, budget: &str, log: &Path) -> (std::process::Child, S
     }
     let addr = line
         .trim()
-        .strip_prefix("listening on http://")
-        .and_then(|a| a.trim_end_matches('/').parse().ok())
+        .strip_prefix("open http://")
+        .and_then(|a| a.split_once("/ui/"))
+        .and_then(|(a, _)| a.parse().ok())
         .unwrap_or_else(|| {
             panic!(
                 "server did not start: {}",

@@ -851,8 +851,9 @@ fn an_unread_standard_error_never_blocks_answers() {
         .unwrap();
     let a: SocketAddr = line
         .trim()
-        .strip_prefix("listening on http://")
-        .and_then(|a| a.strip_suffix('/'))
+        .strip_prefix("open http://")
+        .and_then(|a| a.split_once("/ui/"))
+        .map(|(a, _)| a)
         .unwrap()
         .parse()
         .unwrap();

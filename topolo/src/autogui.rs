@@ -8,6 +8,7 @@
 //! bottom, as [`Game::show`](topitop_interface::Game::show) draws it.
 
 use serde_json::json;
+use topitop_interface::BoardArt;
 
 use crate::piece::{Color, Size};
 use crate::position::Position;
@@ -90,6 +91,72 @@ impl Topolo {
                 "animationType": "entityFade",
             }},
         })
+    }
+}
+
+/// A piece of `fill` and height `h` (1 to 3), as seen from above: a disc
+/// with a ring for each level above the first, and the height written on
+/// it, so that sizes read at a glance and without colour.
+fn piece_art(fill: &str, ink: &str, h: u32) -> String {
+    let mut s = format!(r##"<circle r="0.48" fill="{fill}" stroke="#1d232b" stroke-width="0.04"/>"##);
+    for k in 1..h {
+        let r = 0.48 - 0.13 * f64::from(k);
+        s.push_str(&format!(
+            r##"<circle r="{r:.2}" fill="none" stroke="{ink}" stroke-opacity="0.55" stroke-width="0.035"/>"##
+        ));
+    }
+    s.push_str(&format!(
+        r##"<text y="0.11" text-anchor="middle" font-size="0.32" font-weight="700" font-family="sans-serif" fill="{ink}">{h}</text>"##
+    ));
+    s
+}
+
+impl Topolo {
+    /// The drawings of the browser page: the board with its two classes of
+    /// rows shaded apart (one class fills before the other), and each
+    /// piece and placement button.
+    pub fn board_art(&self) -> BoardArt {
+        let s = self.shape();
+        let (rows, cols) = (u32::from(s.rows()), u32::from(s.cols()));
+        let mut back = format!(r##"<rect width="{cols}" height="{rows}" fill="#efe6d2"/>"##);
+        for r in 0..rows {
+            // Row 1 (odd) is drawn at the bottom, nearest Red.
+            let y = rows - 1 - r;
+            let fill = if r % 2 == 0 { "#f7f0e1" } else { "#e6dac0" };
+            back.push_str(&format!(
+                r##"<rect x="0" y="{y}" width="{cols}" height="1" fill="{fill}"/><text x="0.04" y="{}" font-size="0.14" fill="#8d7a55" font-family="sans-serif">row {}</text>"##,
+                f64::from(y) + 0.16,
+                r + 1
+            ));
+        }
+        for c in 1..cols {
+            back.push_str(&format!(
+                r##"<line x1="{c}" y1="0" x2="{c}" y2="{rows}" stroke="#b8a47c" stroke-width="0.02"/>"##
+            ));
+        }
+        for r in 1..rows {
+            back.push_str(&format!(
+                r##"<line x1="0" y1="{r}" x2="{cols}" y2="{r}" stroke="#b8a47c" stroke-width="0.02"/>"##
+            ));
+        }
+        let mut pieces = vec![(
+            'e',
+            r##"<rect x="-0.5" y="-0.5" width="1" height="1" fill="none"/>"##.to_string(),
+        )];
+        for (color, fill, ink) in [
+            (Color::Red, "#d63a3a", "#ffffff"),
+            (Color::Black, "#2b2b2b", "#ffffff"),
+        ] {
+            for size in Size::ALL {
+                let art = piece_art(fill, ink, size.height());
+                pieces.push((entity(Some((color, size))), art.clone()));
+                pieces.push((button(color, size), art));
+            }
+        }
+        BoardArt {
+            background: Some(back),
+            pieces,
+        }
     }
 }
 

@@ -159,6 +159,10 @@ impl Game for Topolo {
         ["Red", "Black"]
     }
 
+    fn board_art(&self) -> topitop_interface::BoardArt {
+        Topolo::board_art(self)
+    }
+
     fn player_to_move(&self, pos: &Position) -> usize {
         match self.to_move(pos) {
             Color::Red => 0,

@@ -76,11 +76,18 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr()?;
-        // Tests and scripts read this line to find the port. A closed
-        // standard output (`serve | true`) does not stop the server: the
-        // log on standard error says where it listens.
+        // The page first, for people; then the API's root, which tests
+        // and scripts read to find the port. A closed standard output
+        // (`serve | true`) does not stop the server: the log on standard
+        // error says where it listens.
         let mut out = std::io::stdout().lock();
-        if let Err(e) = writeln!(out, "listening on http://{addr}/").and_then(|()| out.flush()) {
+        let printed = writeln!(
+            out,
+            "open http://{addr}/ui/ in a browser to play and study the games"
+        )
+        .and_then(|()| writeln!(out, "listening on http://{addr}/ (GamesmanUni's API)"))
+        .and_then(|()| out.flush());
+        if let Err(e) = printed {
             tracing::warn!(error = %e, "cannot print the address on standard output; serving anyway");
         }
         drop(out);

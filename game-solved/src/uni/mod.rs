@@ -7,6 +7,7 @@
 //! hold the fixed content, and [`served`] puts them behind the server's
 //! interface.
 
+pub mod art;
 pub mod catalog;
 pub mod instructions;
 pub mod reload;

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use topitop_game::{autogui_position, parse_position};
+use topitop_game::{autogui_position, parse_position, Player};
+use topitop_interface::BoardArt;
 use topitop_serve::PositionResponse;
 use topitop_serve::{PositionError, ServedGame, ServedVariant};
 
@@ -57,6 +58,18 @@ impl ServedVariant for Served {
         // served as the tie it is (see the README).
         respond_as(&self.db, self.rules, pos, GameOver::DrawIsTie)
             .map_err(|e| PositionError::from_db(e, p, self.spec.name))
+    }
+
+    fn player_names(&self) -> [&'static str; 2] {
+        [Player::Blue.name(), Player::Red.name()]
+    }
+
+    fn turn(&self, p: &str) -> Option<&'static str> {
+        Some(parse_position(p, self.rules.budget()).ok()?.turn().name())
+    }
+
+    fn board_art(&self) -> BoardArt {
+        crate::uni::art::board_art()
     }
 }
 

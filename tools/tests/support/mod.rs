@@ -10,3 +10,6 @@ pub mod run;
 // Each test crate uses some of the helpers.
 #[allow(dead_code)]
 pub mod server;
+// Each test crate uses some of the helpers.
+#[allow(dead_code)]
+pub mod webdriver;

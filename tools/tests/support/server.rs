@@ -35,8 +35,9 @@ impl Server {
             .unwrap();
         let addr = line
             .trim()
-            .strip_prefix("listening on http://")
-            .and_then(|a| a.strip_suffix('/'))
+            .strip_prefix("open http://")
+            .and_then(|a| a.split_once("/ui/"))
+            .map(|(a, _)| a)
             .unwrap_or_else(|| {
                 panic!(
                     "no address in {line:?}: {}",

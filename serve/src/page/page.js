@@ -1,0 +1,454 @@
+// The analysis page of `topitop serve`: every served game and variant,
+// drawn from the same answers GamesmanUni gets (the variant object's
+// AutoGUI board, and the position objects with the player to move added
+// by /ui/position/), with the game's own drawings from /ui/board/. No build step, no library: plain DOM and SVG.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  variants: [], // {game, gameName, id, name}
+  current: null, // the chosen entry of `variants`
+  object: null, // its variant object
+  board: null, // its drawings and player names
+  history: [], // position strings, the start first
+  at: 0, // index in `history` of the position shown
+  answers: [], // the position object of each history entry, when known
+  computer: [false, false], // which players the computer moves
+  request: 0, // the newest position request; older answers are dropped
+  timer: null,
+};
+
+async function getJson(path) {
+  const r = await fetch(path, { headers: { Accept: "application/json" } });
+  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok || body.error) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+function variantPath(v) {
+  return `/${encodeURIComponent(v.game)}/${encodeURIComponent(v.id)}`;
+}
+
+function showError(message) {
+  const e = $("error");
+  e.textContent = message || "";
+  e.hidden = !message;
+}
+
+// ---- loading games and variants ------------------------------------------
+
+async function loadVariants() {
+  const games = await getJson("/");
+  for (const g of games) {
+    const game = await getJson(`/${encodeURIComponent(g.id)}/`);
+    for (const v of game.variants) {
+      state.variants.push({ game: g.id, gameName: g.name, id: v.id, name: v.name });
+    }
+  }
+  const select = $("variant");
+  let group = null;
+  state.variants.forEach((v, i) => {
+    if (!group || group.label !== v.gameName) {
+      group = document.createElement("optgroup");
+      group.label = v.gameName;
+      select.appendChild(group);
+    }
+    const o = document.createElement("option");
+    o.value = String(i);
+    o.textContent = `${v.gameName}: ${v.name}`;
+    o.dataset.game = v.game;
+    o.dataset.variant = v.id;
+    group.appendChild(o);
+  });
+}
+
+async function chooseVariant(i, position) {
+  const v = state.variants[i];
+  if (!v) return;
+  state.current = v;
+  $("variant").value = String(i);
+  const [object, board] = await Promise.all([
+    getJson(`${variantPath(v)}/`),
+    getJson(`/ui/board${variantPath(v)}`),
+  ]);
+  state.object = object;
+  state.board = board;
+  state.computer = [false, false];
+  renderComputers();
+  await start(position || object.startPosition);
+  const url = new URL(location.href);
+  url.searchParams.set("game", v.game);
+  url.searchParams.set("variant", v.id);
+  if (position) url.searchParams.set("p", position);
+  else url.searchParams.delete("p");
+  history.replaceState(null, "", url);
+}
+
+async function start(position) {
+  state.history = [position];
+  state.answers = [];
+  state.at = 0;
+  await show();
+}
+
+// ---- one position ---------------------------------------------------------
+
+async function answerAt(i) {
+  if (!state.answers[i]) {
+    const p = encodeURIComponent(state.history[i]);
+    state.answers[i] = await getJson(`/ui/position${variantPath(state.current)}?p=${p}`);
+  }
+  return state.answers[i];
+}
+
+async function show() {
+  const ticket = ++state.request;
+  clearTimeout(state.timer);
+  let r;
+  try {
+    r = await answerAt(state.at);
+  } catch (e) {
+    if (ticket !== state.request) return;
+    showError(e.message);
+    // The position cannot be shown: back to the last one that could, or
+    // to the start, with the reason kept on screen.
+    const why = e.message;
+    if (state.at > 0) {
+      state.history.splice(state.at);
+      state.at -= 1;
+      await show();
+    } else if (state.history[0] !== state.object.startPosition) {
+      await start(state.object.startPosition);
+    }
+    showError(why);
+    return;
+  }
+  if (ticket !== state.request) return;
+  showError("");
+  $("position").value = r.position;
+  $("status").textContent = describe(r);
+  drawBoard(r);
+  listMoves(r);
+  drawHistory();
+  $("undo").disabled = state.at === 0;
+  $("redo").disabled = state.at >= state.history.length - 1;
+  computerTurn(r);
+}
+
+// The player to move: the board drawings name them, and each answer says
+// whose turn it is.
+function moverIndex(r) {
+  const names = state.board.players || [];
+  const i = names.indexOf(r.turn);
+  return i < 0 ? null : i;
+}
+
+function describe(r) {
+  const names = state.board.players || ["first player", "second player"];
+  const m = moverIndex(r);
+  const mover = m === null ? "the player to move" : names[m];
+  const other = m === null ? "the other player" : names[1 - m];
+  const inN = r.remoteness >= 0 ? ` in ${r.remoteness}` : "";
+  const turn = m === null ? "" : `${mover} to move. `;
+  if (!r.moves.length) {
+    switch (r.positionValue) {
+      case "win": return `Game over: ${mover} wins.`;
+      case "lose": return `Game over: ${other} wins.`;
+      case "tie": return "Game over: a tie.";
+      default: return "Game over.";
+    }
+  }
+  switch (r.positionValue) {
+    case "win": return `${turn}${cap(mover)} wins${inN}.`;
+    case "lose": return `${turn}${cap(other)} wins${inN}.`;
+    case "tie": return `${turn}A tie${inN}.`;
+    case "draw": return `${turn}A draw: neither side can force a win.`;
+    default: return `${turn}Not solved.`;
+  }
+}
+
+function cap(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function moveText(m) {
+  const rem = m.moveValue === "draw" || m.remoteness < 0 ? "" : ` in ${m.remoteness + 1}`;
+  return `${m.moveValue}${rem}`;
+}
+
+function play(move) {
+  const r = state.answers[state.at];
+  const m = r && r.moves.find((x) => x.move === move);
+  if (!m) return;
+  state.history.splice(state.at + 1);
+  state.answers.splice(state.at + 1);
+  state.history.push(m.position);
+  state.at += 1;
+  show();
+}
+
+// ---- the board --------------------------------------------------------------
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function theme() {
+  const data = state.object.imageAutoGUIData;
+  if (!data) return null;
+  return data.themes[data.defaultTheme] || Object.values(data.themes)[0];
+}
+
+// A piece: the game's drawing of `ch` (a unit box around the origin),
+// scaled and placed at `centre`; a plain disc when the game has none.
+function piece(ch, centre, scale, parent) {
+  const g = el("g", { transform: `translate(${centre[0]} ${centre[1]}) scale(${scale})` }, parent);
+  const art = (state.board.pieces || {})[ch];
+  if (art) {
+    const inner = el("g", {}, g);
+    inner.innerHTML = art;
+  } else {
+    el("circle", { r: 0.4, fill: "#888" }, g);
+  }
+  return g;
+}
+
+function drawBoard(r) {
+  const svg = $("board");
+  const text = $("text-board");
+  const t = theme();
+  svg.replaceChildren();
+  svg.setAttribute("data-position", r.position);
+  text.setAttribute("data-position", r.position);
+  if (!t) {
+    svg.hidden = true;
+    $("board-wrap").hidden = true;
+    text.hidden = false;
+    text.textContent = r.position;
+    return;
+  }
+  svg.hidden = false;
+  $("board-wrap").hidden = false;
+  text.hidden = true;
+  const [w, h] = t.space;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const back = el("g", { class: "background" }, svg);
+  if (state.board.background) back.innerHTML = state.board.background;
+  else el("rect", { width: w, height: h, fill: "#fafafa" }, back);
+  const entities = r.autoguiPosition.replace(/^[^_]*_/, "");
+  [...entities].forEach((ch, i) => {
+    const img = t.charImages[ch];
+    const c = t.centers[i];
+    if (img && c) piece(ch, c, img.scale, svg);
+  });
+  for (const m of r.moves) drawMove(svg, t, m);
+}
+
+// A move's control on the board, as GamesmanUni's AutoGUI draws it: `A_`
+// a button (a piece at a centre), `M_` and `L_` an arrow or line between
+// two centres. Other moves are in the list only.
+function drawMove(svg, t, m) {
+  const parts = (m.autoguiMove || "").split("_");
+  const colour = `var(--${m.moveValue})`;
+  const g = el("g", {
+    class: `move v-${m.moveValue}`,
+    tabindex: "0",
+    role: "button",
+    "aria-label": `${m.move}: ${moveText(m)}`,
+    "data-move": m.move,
+    "data-value": m.moveValue,
+  });
+  if (parts[0] === "A" && t.centers[+parts[2]]) {
+    const c = t.centers[+parts[2]];
+    const img = t.charImages[parts[1]];
+    const s = img ? img.scale : 0.25;
+    el("circle", { class: "ring", cx: c[0], cy: c[1], r: s * 0.54, fill: colour, "fill-opacity": 0.35, stroke: colour, "stroke-width": 0.03 }, g);
+    if (img) piece(parts[1], c, s * 0.82, g);
+  } else if ((parts[0] === "M" || parts[0] === "L") && t.centers[+parts[1]] && t.centers[+parts[2]]) {
+    const [a, b] = [t.centers[+parts[1]], t.centers[+parts[2]]];
+    const width = (t.arrowWidth || 0.04) * 1.6;
+    el("line", { class: "ring", x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: colour, "stroke-width": width, "stroke-linecap": "round" }, g);
+    if (parts[0] === "M") {
+      const dx = b[0] - a[0], dy = b[1] - a[1];
+      const len = Math.hypot(dx, dy) || 1;
+      const ux = dx / len, uy = dy / len, s = width * 2.2;
+      const tip = `${b[0]},${b[1]} ${b[0] - ux * s - uy * s * 0.7},${b[1] - uy * s + ux * s * 0.7} ${b[0] - ux * s + uy * s * 0.7},${b[1] - uy * s - ux * s * 0.7}`;
+      el("polygon", { points: tip, fill: colour }, g);
+    }
+  } else {
+    return;
+  }
+  el("title", {}, g).textContent = `${m.move}: ${moveText(m)}`;
+  g.addEventListener("click", () => play(m.move));
+  g.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      play(m.move);
+    }
+  });
+  svg.appendChild(g);
+}
+
+function listMoves(r) {
+  const list = $("moves");
+  list.replaceChildren();
+  if (!r.moves.length) {
+    const li = document.createElement("li");
+    li.textContent = "No moves: the game is over.";
+    list.appendChild(li);
+  }
+  for (const m of r.moves) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `v-${m.moveValue}`;
+    b.dataset.move = m.move;
+    b.dataset.value = m.moveValue;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = m.move;
+    b.append(name, ` ${moveText(m)}`);
+    b.setAttribute("aria-label", `${m.move}: ${moveText(m)} for the player moving`);
+    b.addEventListener("click", () => play(m.move));
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+}
+
+// ---- the computer -------------------------------------------------------------
+
+function renderComputers() {
+  const box = $("computers");
+  box.replaceChildren();
+  const names = state.board.players || ["first player", "second player"];
+  names.forEach((n, i) => {
+    const label = document.createElement("label");
+    const c = document.createElement("input");
+    c.type = "checkbox";
+    c.id = `computer-${i}`;
+    c.checked = state.computer[i];
+    c.addEventListener("change", () => {
+      state.computer[i] = c.checked;
+      const r = state.answers[state.at];
+      if (r) computerTurn(r);
+    });
+    label.append(c, ` Computer plays ${n}`);
+    box.appendChild(label);
+  });
+}
+
+// The perfect player moves for the players the computer has: the first
+// move of the list is a best one (UWAPI's order).
+function computerTurn(r) {
+  clearTimeout(state.timer);
+  const m = moverIndex(r);
+  if (m === null || !state.computer[m] || !r.moves.length) return;
+  // Only at the newest position: browsing back through the game pauses it.
+  if (state.at !== state.history.length - 1) return;
+  state.timer = setTimeout(() => play(r.moves[0].move), 600);
+}
+
+// ---- the value history --------------------------------------------------------
+
+async function drawHistory() {
+  const ticket = state.request;
+  const answers = [];
+  for (let i = 0; i < state.history.length; i++) {
+    try {
+      answers.push(await answerAt(i));
+    } catch {
+      break;
+    }
+  }
+  if (ticket !== state.request) return;
+  const svg = $("history");
+  svg.replaceChildren();
+  const rows = Math.max(answers.length, 8);
+  const most = Math.max(5, ...answers.map((a) => a.remoteness));
+  const W = 320, row = 14, top = 18, left = 26, H = top + rows * row + 8;
+  const mid = left + (W - left) / 2, half = (W - left) / 2 - 10;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const names = state.board.players || ["first", "second"];
+  el("text", { x: left, y: 12 }, svg).textContent = `${names[0]} wins ←`;
+  el("text", { x: W - 4, y: 12, "text-anchor": "end" }, svg).textContent = `→ ${names[1]} wins`;
+  el("line", { x1: mid, y1: top - 4, x2: mid, y2: H - 4, stroke: "#c9ced6" }, svg);
+  const points = answers.map((a, ply) => {
+    const m = moverIndex(a);
+    let side = 0;
+    if (m !== null && (a.positionValue === "win" || a.positionValue === "lose")) {
+      const winner = a.positionValue === "win" ? m : 1 - m;
+      side = winner === 0 ? -1 : 1;
+    }
+    return [mid + (side * half * Math.max(a.remoteness, 0)) / most, top + ply * row + row / 2];
+  });
+  if (points.length > 1) {
+    const d = points.map(([x, y], i) => `${i ? "L" : "M"}${x},${y}`).join("");
+    el("path", { d, fill: "none", stroke: "#7a8594", "stroke-width": 1 }, svg);
+  }
+  answers.forEach((a, ply) => {
+    const [x, y] = points[ply];
+    el("text", { x: 4, y: y + 3 }, svg).textContent = String(ply);
+    const dot = el("circle", { cx: x, cy: y, r: ply === state.at ? 5 : 3.5, fill: `var(--${a.positionValue}, #999)` }, svg);
+    el("title", {}, dot).textContent = `ply ${ply}: ${a.positionValue}${a.remoteness >= 0 ? ` in ${a.remoteness}` : ""} for the player to move`;
+  });
+}
+
+// ---- controls -----------------------------------------------------------------
+
+function undo() {
+  if (state.at > 0) {
+    state.at -= 1;
+    show();
+  }
+}
+
+function redo() {
+  if (state.at < state.history.length - 1) {
+    state.at += 1;
+    show();
+  }
+}
+
+function wire() {
+  $("variant").addEventListener("change", (e) => chooseVariant(+e.target.value).catch((x) => showError(x.message)));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("restart").addEventListener("click", () => start(state.object.startPosition));
+  $("position-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const p = $("position").value.trim();
+    if (p) start(p);
+  });
+  $("copy").addEventListener("click", () => {
+    const p = $("position");
+    p.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(p.value).catch(() => document.execCommand("copy"));
+    else document.execCommand("copy");
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "u") undo();
+    if (e.key === "r") redo();
+  });
+}
+
+async function main() {
+  wire();
+  try {
+    await loadVariants();
+    if (!state.variants.length) throw new Error("this server serves no variant");
+    const q = new URLSearchParams(location.search);
+    const wanted = state.variants.findIndex((v) => v.game === q.get("game") && v.id === q.get("variant"));
+    await chooseVariant(wanted < 0 ? 0 : wanted, wanted < 0 ? null : q.get("p"));
+  } catch (e) {
+    $("status").textContent = "";
+    showError(e.message);
+  }
+}
+
+main();

@@ -1,0 +1,133 @@
+//! The browser page of `topitop serve`, driven in a real headless
+//! Chromium as a person drives it: load the page, click a move on the
+//! board, undo, switch to another game, let the computer answer. Every
+//! position and move value the page shows is checked against `query`.
+
+mod support;
+
+use serde_json::Value;
+use support::http::get;
+use support::run::{stderr, stdout, temp_dir, topitop};
+use support::server::Server;
+use support::webdriver::{chromedriver, Browser};
+
+fn ok(args: &[&str]) -> String {
+    let o = topitop(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// `query --json` of `position` with the game options `game`.
+fn query(dir: &str, game: &[&str], position: &str) -> Value {
+    let out = ok(&[&["query", position, "--json", "--dir", dir][..], game].concat());
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Each move and its value for the mover, in `query`'s order.
+fn move_values(q: &Value) -> Value {
+    q["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| serde_json::json!([m["move"], m["moveValue"]]))
+        .collect()
+}
+
+/// A script's start: the position the board shows (the SVG board, or the
+/// text board of a game without AutoGUI data).
+const BOARD: &str =
+    "const b = document.querySelector('[data-position]:not([hidden])'); return b && b.dataset.position";
+const LISTED: &str =
+    "return [...document.querySelectorAll('#moves button')].map(b => [b.dataset.move, b.dataset.value])";
+const ON_BOARD: &str =
+    "return [...document.querySelectorAll('#board .move')].map(g => [g.dataset.move, g.dataset.value])";
+
+/// Waits until the board shows `position`, then checks that the listed
+/// moves and the board's move controls are `query`'s, with its values.
+fn shows(browser: &Browser, position: &str, q: &Value) {
+    let script = format!("{BOARD} === {}", Value::from(position));
+    browser.wait_for(&format!("the board to show {position}"), &script);
+    let expected = move_values(q);
+    assert_eq!(browser.eval(LISTED), expected, "the move list of {position}");
+    let mut drawn = browser.eval(ON_BOARD).as_array().unwrap().clone();
+    let mut wanted = expected.as_array().unwrap().clone();
+    let key = |v: &Value| v.to_string();
+    drawn.sort_by_key(key);
+    wanted.sort_by_key(key);
+    assert_eq!(drawn, wanted, "every move of {position} is on the board");
+}
+
+#[test]
+fn a_person_plays_and_studies_both_games_in_the_browser() {
+    let Some(driver) = chromedriver() else {
+        // CI installs it and sets this, so the check cannot be skipped
+        // there by accident.
+        assert!(
+            std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
+            "TOPITOP_REQUIRE_CHROMIUM is set but no chromedriver is on PATH"
+        );
+        eprintln!("skipped: no chromedriver (apt-get install -y chromium-driver) to drive the page with");
+        return;
+    };
+    let dir = temp_dir("page");
+    let d = dir.to_str().unwrap();
+    let topitop_game = ["--budget", "2/1/2/2"];
+    let topolo = ["--game", "topolo", "--board", "3x3"];
+    ok(&[&["solve", "--out", d][..], &topitop_game].concat());
+    ok(&[&["solve", "--out", d][..], &topolo].concat());
+    let server = Server::start(&dir, "page", &["--budget", "2/1/2/2"]);
+    let first = get(server.addr, "/topitop/regular/").json();
+    let start = first["startPosition"].as_str().unwrap().to_string();
+
+    let browser = Browser::start(&driver, &dir);
+    browser.open(&format!("http://{}/ui/", server.addr));
+    // It opens on the first variant served: standard Topitop.
+    let q = query(d, &topitop_game, &start);
+    shows(&browser, &start, &q);
+    let status = browser.eval("return document.getElementById('status').textContent");
+    assert!(status.as_str().unwrap().starts_with("Blue to move."), "{status}");
+
+    // A move clicked on the board plays it.
+    let mv = &q["moves"][q["moves"].as_array().unwrap().len() - 1];
+    browser.click(&format!(
+        "#board [data-move=\"{}\"]",
+        mv["move"].as_str().unwrap()
+    ));
+    let child = mv["position"].as_str().unwrap();
+    shows(&browser, child, &query(d, &topitop_game, child));
+
+    // Undo, and redo from the keyboard's control.
+    browser.click("#undo");
+    shows(&browser, &start, &q);
+    browser.click("#redo");
+    shows(&browser, child, &query(d, &topitop_game, child));
+
+    // A position typed into the box.
+    let typed = q["moves"][0]["position"].as_str().unwrap();
+    browser.type_into("#position", typed);
+    browser.click("#position-form button[type=submit]");
+    shows(&browser, typed, &query(d, &topitop_game, typed));
+
+    // Another game, picked from the variant list.
+    browser.click("#variant option[data-game=\"topolo\"][data-variant=\"3x3\"]");
+    let q = query(d, &topolo, ".../.../...");
+    shows(&browser, ".../.../...", &q);
+
+    // The computer takes Black and answers with a best move.
+    browser.click("#computer-1");
+    let mv = &q["moves"][3];
+    browser.click(&format!(
+        "#board [data-move=\"{}\"]",
+        mv["move"].as_str().unwrap()
+    ));
+    let after = query(d, &topolo, mv["position"].as_str().unwrap());
+    let answer = after["moves"][0]["position"].as_str().unwrap();
+    shows(&browser, answer, &query(d, &topolo, answer));
+    let plies = browser.eval("return document.querySelectorAll('#history circle').length");
+    assert_eq!(plies, 3, "the value history has the start and both moves");
+
+    let png = browser.screenshot();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    std::fs::write(dir.join("page.png"), &png).unwrap();
+    eprintln!("screenshot: {}", dir.join("page.png").display());
+}

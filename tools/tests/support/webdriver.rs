@@ -1,0 +1,191 @@
+//! A headless Chromium driven through WebDriver (Debian's
+//! `chromium-driver`), as the browser-page test drives it: plain HTTP and
+//! JSON, no client library.
+
+use std::io::{BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::http::read_response;
+
+/// `chromedriver` on PATH, if any.
+pub fn chromedriver() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("chromedriver"))
+        .find(|p| p.is_file())
+}
+
+/// A running chromedriver with one browser session; both end on drop.
+pub struct Browser {
+    driver: Child,
+    addr: SocketAddr,
+    session: String,
+}
+
+/// One WebDriver command; its `value`.
+fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
+    let mut stream = TcpStream::connect(addr).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .map_err(|e| e.to_string())?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
+    let resp = read_response(&mut BufReader::new(stream), false).map_err(|e| e.to_string())?;
+    let v: Value = serde_json::from_slice(&resp.body).map_err(|e| format!("{e}: {:?}", resp.body))?;
+    if resp.status >= 400 {
+        return Err(format!("{method} {path}: {}", v["value"]));
+    }
+    Ok(v["value"].clone())
+}
+
+impl Browser {
+    /// Starts chromedriver and a headless Chromium with a fresh profile
+    /// under `dir`.
+    pub fn start(driver: &Path, dir: &Path) -> Browser {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let child = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let start = Instant::now();
+        while call(addr, "GET", "/status", None).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let caps = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {"args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--window-size=1100,900", format!("--user-data-dir={}", dir.join("profile").display()),
+        ]}}}});
+        let session = call(addr, "POST", "/session", Some(&caps)).expect("a browser session");
+        Browser {
+            driver: child,
+            addr,
+            session: session["sessionId"].as_str().unwrap().to_string(),
+        }
+    }
+
+    fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let path = format!("/session/{}{path}", self.session);
+        call(self.addr, method, &path, body.as_ref()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Opens `url`.
+    pub fn open(&self, url: &str) {
+        self.command("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// The value of the script `body` (a function body: `return ...`).
+    pub fn eval(&self, body: &str) -> Value {
+        self.command(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": body, "args": [] })),
+        )
+    }
+
+    /// Waits up to 20 s for the script `body` to return a truthy value, and
+    /// returns it.
+    pub fn wait_for(&self, what: &str, body: &str) -> Value {
+        let start = Instant::now();
+        loop {
+            let v = self.eval(body);
+            if !(v.is_null() || v == json!(false) || v == json!("")) {
+                return v;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "waited 20 s for {what}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The element `css` selects (panics if none).
+    pub fn find(&self, css: &str) -> String {
+        let v = self.command(
+            "POST",
+            "/element",
+            Some(json!({ "using": "css selector", "value": css })),
+        );
+        v.as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("no element {css}"))
+            .to_string()
+    }
+
+    /// Clicks the element `css` selects, as a person would (the driver
+    /// scrolls it into view and clicks its centre).
+    pub fn click(&self, css: &str) {
+        let id = self.find(css);
+        self.command("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    /// Types `text` into the element `css` selects.
+    pub fn type_into(&self, css: &str, text: &str) {
+        let id = self.find(css);
+        self.command("POST", &format!("/element/{id}/clear"), Some(json!({})));
+        self.command(
+            "POST",
+            &format!("/element/{id}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// A screenshot of the window, as PNG bytes.
+    pub fn screenshot(&self) -> Vec<u8> {
+        let b64 = self.command("GET", "/screenshot", None);
+        decode_base64(b64.as_str().unwrap())
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = call(self.addr, "DELETE", &format!("/session/{}", self.session), None);
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(value)
+        .collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | (u32::from(d) << (18 - 6 * i)));
+        out.extend(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
