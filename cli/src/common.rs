@@ -27,6 +27,105 @@ pub struct RulesArgs {
     pub board: Option<String>,
 }
 
+/// The result of a game from a position, as a person says it: `Blue wins
+/// in 31`, `Red wins in 30`, `a tie in 9`, `a draw` (neither side can force
+/// a win, nor end it). `names` are the players', `mover` the index of the
+/// one to move, `rec` the position's record.
+pub fn result_text(names: [&str; 2], mover: usize, rec: topitop_interface::Record) -> String {
+    let remoteness = if rec.is_solved() {
+        i64::from(rec.remoteness())
+    } else {
+        -1
+    };
+    result_words(names, mover, topitop_serve::response::value_name(rec), remoteness)
+}
+
+/// [`result_text`] from a position object's `positionValue` and
+/// `remoteness` (negative: none).
+pub fn result_words(names: [&str; 2], mover: usize, value: &str, remoteness: i64) -> String {
+    match value {
+        "win" => format!("{} wins in {remoteness}", names[mover]),
+        "lose" => format!("{} wins in {remoteness}", names[1 - mover]),
+        "tie" => format!("a tie in {remoteness}"),
+        "draw" => "a draw (neither side can force a win)".to_string(),
+        _ => "not solved".to_string(),
+    }
+}
+
+/// Every move with its value for the mover and remoteness, several to a
+/// line, so that a board and its hints fit on one screen.
+pub fn hint_lines(moves: &[topitop_serve::MoveResponse]) -> Vec<String> {
+    const PER_LINE: usize = 6;
+    moves
+        .chunks(PER_LINE)
+        .map(|chunk| {
+            let cells: Vec<String> = chunk
+                .iter()
+                .map(|m| {
+                    let rem = if m.remoteness < 0 || m.move_value == "draw" {
+                        String::new()
+                    } else {
+                        format!(" {}", m.remoteness + 1)
+                    };
+                    format!("{:<13}", format!("{} {}{rem}", m.mv, m.move_value))
+                })
+                .collect();
+            format!("  {}", cells.concat().trim_end())
+        })
+        .collect()
+}
+
+/// The start position's result, first in every `stats` output.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StartResult {
+    /// The start position's string.
+    pub position: String,
+    /// Its value for the player to move.
+    pub value: &'static str,
+    /// Its remoteness (`null` for a draw).
+    pub remoteness: Option<u16>,
+    /// [`result_text`]'s sentence.
+    pub result: String,
+}
+
+impl StartResult {
+    /// The result of `position` (whose record is `rec`, the player to move
+    /// `mover` of `names`).
+    pub fn new(
+        position: String,
+        names: [&str; 2],
+        mover: usize,
+        rec: topitop_interface::Record,
+    ) -> StartResult {
+        StartResult {
+            position,
+            value: topitop_serve::response::value_name(rec),
+            remoteness: (rec.is_solved() && rec.value() != Some(topitop_interface::Value::Draw))
+                .then(|| rec.remoteness()),
+            result: result_text(names, mover, rec),
+        }
+    }
+
+    /// `start position P: RESULT`, the first line of `stats`.
+    pub fn line(&self) -> String {
+        format!("start position {}: {}", self.position, self.result)
+    }
+}
+
+/// A comparison that found differences: not a failure of the command,
+/// which exits with 1 for it (as `diff` and `cmp` do), keeping 2 for
+/// trouble.
+#[derive(Debug)]
+pub struct Differ(pub String);
+
+impl std::fmt::Display for Differ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Differ {}
+
 /// True when `e` is a write to a closed pipe (e.g. `topitop ... | head`),
 /// which is not a failure.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -3,13 +3,20 @@
 
 use std::io::Write;
 
-use topitop_game::{parse_position, play_unchecked, Move, Player, Position};
+use topitop_cli::cmd::play::Args;
+use topitop_cli::common::{hint_lines, result_words};
+use topitop_cli::lines::next_line;
+use topitop_game::explain::LEGEND;
+use topitop_game::{parse_position, play_unchecked, Budget, Move, Player, Position};
 use topitop_game_solved::respond;
 
-use topitop_cli::cmd::play::Args;
-
 use crate::options::DbOptions;
-use topitop_cli::lines::next_line;
+
+const NAMES: [&str; 2] = ["Blue", "Red"];
+
+fn mover(pos: Position) -> usize {
+    usize::from(pos.turn() == Player::Red)
+}
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,14 +29,19 @@ pub enum Computer {
     None,
 }
 
-fn board(out: &mut impl Write, pos: Position) -> std::io::Result<()> {
+/// The board beside its cell numbers, and the pieces left to place.
+fn board(out: &mut impl Write, pos: Position, budget: Budget) -> std::io::Result<()> {
     let b = pos.board().to_string();
     for (row, cells) in b.as_bytes().chunks(3).enumerate() {
         let numbers: String = (1..=3).map(|c| format!("{} ", row * 3 + c)).collect();
         let spaced: String = cells.iter().map(|&c| format!("{} ", c as char)).collect();
         writeln!(out, "    {numbers}   {spaced}")?;
     }
-    Ok(())
+    let [blue, red, small, large] = pos.pieces_left(budget);
+    writeln!(
+        out,
+        "    left to place: Blue {blue} bucket(s), Red {red} bucket(s), {small} small and {large} large pile(s) for either"
+    )
 }
 
 /// Runs `play`, reading commands from standard input.
@@ -52,24 +64,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "Topitop, rules {} — moves like B5, S1, 4-5, None; also: hint, hints, undo, quit",
+        "Topitop, rules {} — moves like B5 (place a bucket on cell 5), S1, L1, 4-5 (slide from cell 4 to 5), None; also: hint, hints, undo, quit",
         rules.ruleset()
     )?;
+    writeln!(out, "Board letters: {LEGEND}")?;
     loop {
         let r = respond(&db, rules, pos)?;
         writeln!(out)?;
-        board(&mut out, pos)?;
-        let rem = if r.remoteness < 0 {
-            String::new()
-        } else {
-            format!(" in {}", r.remoteness)
-        };
+        board(&mut out, pos, rules.budget())?;
         writeln!(
             out,
-            "{} ({} to move): {}{rem} for the mover",
+            "{} ({} to move): {}",
             pos,
             pos.turn().name(),
-            r.position_value
+            result_words(NAMES, mover(pos), r.position_value, r.remoteness)
         )?;
         if r.moves.is_empty() {
             let winner = match rules.primitive(pos) {
@@ -87,19 +95,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         if computer_moves {
             let best = &r.moves[0];
-            writeln!(out, "Computer plays {} ({})", best.mv, best.move_value)?;
+            let child = parse_position(&best.position, rules.budget())?;
+            writeln!(
+                out,
+                "Computer plays {} for {}: then {}",
+                best.mv,
+                pos.turn().name(),
+                result_words(NAMES, mover(child), best.position_value, best.remoteness)
+            )?;
             history.push(pos);
-            pos = parse_position(&best.position, rules.budget())?;
+            pos = child;
             continue;
         }
         if hints {
-            for m in &r.moves {
-                let rem = if m.remoteness < 0 {
-                    String::new()
-                } else {
-                    format!(" {}", m.remoteness)
-                };
-                writeln!(out, "  {:<5} {}{rem}", m.mv, m.move_value)?;
+            writeln!(
+                out,
+                "  hints (value for {}, and in how many moves):",
+                pos.turn().name()
+            )?;
+            for line in hint_lines(&r.moves) {
+                writeln!(out, "{line}")?;
             }
         }
         write!(out, "{} move> ", pos.turn().name())?;
@@ -145,7 +160,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     history.push(pos);
                     pos = play_unchecked(pos, m);
                 }
-                Ok(m) => writeln!(out, "{m} is not a legal move here")?,
+                Ok(m) => writeln!(
+                    out,
+                    "{m} is not a legal move here: {}",
+                    rules.why_illegal(pos, m).unwrap_or_default()
+                )?,
                 Err(e) => writeln!(out, "{e}")?,
             },
         }

@@ -102,6 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let spaced: String = cells.chars().map(|c| format!("{c} ")).collect();
         writeln!(out, "    {numbers}   {spaced}")?;
     }
+    writeln!(out, "    ({})", topitop_game::explain::LEGEND)?;
     writeln!(out)?;
     let digit = if pos.turn() == Player::Blue { 1 } else { 2 };
     writeln!(out, "Turn       {} ({digit})", r.turn)?;

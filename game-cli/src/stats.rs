@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use serde::Serialize;
-use topitop_game::{Board, Budget, MoveList, Position, Rules, Tier, Value};
+use topitop_cli::cmd::stats::capitalised;
+use topitop_cli::common::StartResult;
+use topitop_game::{Board, Budget, MoveList, Player, Position, Rules, Tier, Value};
 use topitop_table::Record;
 
 use topitop_cli::cmd::stats::Args;
@@ -166,6 +168,8 @@ fn add_into(a: &mut Vec<u64>, b: &[u64]) {
 
 #[derive(Serialize)]
 struct Report {
+    /// The headline: the start position's result.
+    start: StartResult,
     file: String,
     rules: String,
     budget: String,
@@ -212,7 +216,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let totals = totals.totals();
     let slots = gamesman_classic_slots(rules.budget());
     let index_states = db.index().len();
+    let start = rules.start();
     let report = Report {
+        start: StartResult::new(
+            start.to_string(),
+            [Player::Blue.name(), Player::Red.name()],
+            usize::from(start.turn() == Player::Red),
+            db.get(start)?,
+        ),
         file: db.path().display().to_string(),
         rules: rules.ruleset().to_string(),
         budget: rules.budget().to_string(),
@@ -238,6 +249,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let t = &report.totals;
+    writeln!(out, "{}", report.start.line())?;
     writeln!(
         out,
         "{}: rules {} budget {}",
@@ -440,6 +452,7 @@ fn html_report(r: &Report, b: &Breakdown, budget: Budget) -> report::Report {
         .file_name()
         .map_or_else(|| r.file.clone(), |n| n.to_string_lossy().into_owned());
     let mut page = report::Report::new(&format!("Topitop database statistics: {name}"));
+    page.paragraph(&format!("{}.", capitalised(&r.start.line())));
     page.paragraph(&format!(
         "Database {}: rules {}, budget {}. Every count below is of positions of play, one per \
          symmetry class; the {} stored states that play cannot reach are left out.",

@@ -10,6 +10,7 @@ pub mod board;
 pub mod budget;
 pub mod cell;
 pub mod error;
+pub mod explain;
 pub mod gchash;
 pub mod geometry;
 pub mod group;

@@ -140,7 +140,7 @@ fn percentile(sorted: &[u32], p: f64) -> u32 {
 
 fn start_server(dir: &Path, budget: &str, log: &Path) -> (std::process::Child, SocketAddr) {
     let mut child = Command::new(BIN)
-        .args(["serve", "--db", dir.to_str().unwrap_or("."), "--budget", budget])
+        .args(["serve", "--dir", dir.to_str().unwrap_or("."), "--budget", budget])
         .args(["--bind", "127.0.0.1:0"])
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(log).expect("create the log file"))

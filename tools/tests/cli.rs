@@ -386,6 +386,34 @@ fn export_summary_and_stats_agree_with_the_solve() {
     let o = topitop(&["stats", "--db", &db, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let stats: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // The headline comes first, and says what `query` says of the start.
+    let q: serde_json::Value = serde_json::from_str(&stdout(&topitop(&[
+        "query",
+        "1_---------",
+        "--db",
+        &db,
+        "--json",
+    ])))
+    .unwrap();
+    let start = &stats["start"];
+    assert_eq!(start["position"], "1_---------");
+    assert_eq!(start["value"], q["positionValue"]);
+    let text = stdout(&topitop(&["stats", "--db", &db]));
+    let first = text.lines().next().unwrap();
+    assert_eq!(
+        first,
+        format!(
+            "start position 1_---------: {}",
+            start["result"].as_str().unwrap()
+        )
+    );
+    let expected = match q["positionValue"].as_str().unwrap() {
+        "win" => format!("Blue wins in {}", q["remoteness"]),
+        "lose" => format!("Red wins in {}", q["remoteness"]),
+        "tie" => format!("a tie in {}", q["remoteness"]),
+        _ => "a draw (neither side can force a win)".to_string(),
+    };
+    assert_eq!(start["result"], expected.as_str());
     let out = dir.join("summary.tsv");
     let o = topitop(&["export", "--db", &db, "--summary", "-o", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -439,7 +467,7 @@ fn crosscheck_counts_differences_between_variants() {
         stdout(&same)
     );
     let diff = topitop(&["crosscheck", &db0, &db4, "--json"]);
-    assert_eq!(diff.status.code(), Some(2));
+    assert_eq!(diff.status.code(), Some(1), "they differ");
     let v: serde_json::Value = serde_json::from_str(&stdout(&diff)).unwrap();
     assert!(
         v["differ"]["value"].as_u64().unwrap() > 0,
@@ -453,17 +481,30 @@ fn crosscheck_counts_differences_between_variants() {
 #[test]
 fn play_against_the_perfect_player_with_undo() {
     let (dir, db) = small_db("play", "0");
-    let o = topitop_with_input(&["play", "--db", &db, "--hints"], b"B5\nundo\nX9\nS1\nquit\n");
+    let o = topitop_with_input(&["play", "--db", &db, "--hints"], b"B5\nundo\nX9\nR1\nS1\nquit\n");
     let text = stdout(&o);
     assert!(o.status.success());
     assert_eq!(text.matches("Computer plays").count(), 2, "{text}");
-    // Shown at the start, after the undo, and again after the rejected move.
+    // Shown at the start, after the undo, and again after each rejected move.
     assert_eq!(
         text.matches("\n1_--------- (").count(),
-        3,
+        4,
         "undo returns to the start: {text}"
     );
     assert!(text.contains("\"X9\""), "a bad move is named: {text}");
+    // A legal-looking move that is refused says which rule it breaks.
+    assert!(
+        text.contains("R1 is not a legal move here: Blue places only its own bucket"),
+        "{text}"
+    );
+    // The letters are explained, and what is left to place shown.
+    assert!(text.contains("X/O Blue's/Red's bucket on a small pile"), "{text}");
+    assert!(text.contains("left to place: Blue 2 bucket(s)"), "{text}");
+    // Whose result the computer's move leads to is said by name.
+    assert!(
+        text.contains("Computer plays ") && text.contains(" for Red: then "),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -232,7 +232,7 @@ fn fifos_and_devices_as_databases_are_refused_at_once() {
     let misere = dir.join("topitop_v1_4_2-1-2-2.db");
     assert!(Command::new("mkfifo").arg(&misere).status().unwrap().success());
     let mut child = bin()
-        .args(["serve", "--db", dir.to_str().unwrap(), "--budget", SMALL])
+        .args(["serve", "--dir", dir.to_str().unwrap(), "--budget", SMALL])
         .args(["--bind", "127.0.0.1:0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -264,7 +264,7 @@ fn a_closed_pipe_ends_quietly_and_the_status_tells_unfinished_work() {
         // Cut short, or done into the pipe's buffer: the sides differ.
         (
             vec!["crosscheck", misere.to_str().unwrap(), d, "--json"],
-            &[141, 2],
+            &[141, 1],
         ),
         // Commands that only print: the reader has what it wanted.
         (vec!["perft", "7"], &[0]),
@@ -320,7 +320,7 @@ fn serve_with_a_closed_standard_output_serves_and_says_so() {
     solved(&dir, &["--budget", SMALL]);
     let log = dir.join("serve.log");
     let mut child = bin()
-        .args(["serve", "--db", dir.to_str().unwrap(), "--budget", SMALL])
+        .args(["serve", "--dir", dir.to_str().unwrap(), "--budget", SMALL])
         .args(["--bind", "127.0.0.1:0"])
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&log).unwrap())

@@ -373,7 +373,7 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_tie() {
     // The database stores that as a draw; GamesmanUni knows a draw only as
     // endless play and would announce a loss at a position without moves,
     // so the server names it GamesmanClassic's finite no-winner result: a
-    // tie, remoteness 0 (see the README). `query` keeps the stored draw.
+    // tie, remoteness 0 (see docs/serve.md, "A game over without a winner"). `query` keeps the stored draw.
     let file = dir.join(format!("topitop_v0_0_{}.db", STUCK_BUDGET.replace('/', "-")));
     let db = Database::open(&file).unwrap();
     let rules = db.rules();
@@ -565,7 +565,7 @@ fn every_bad_request_gets_an_error_object() {
 fn startup_without_databases_says_how_to_make_them() {
     let dir = temp_dir("empty");
     let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
-        .args(["serve", "--db", dir.to_str().unwrap(), "--bind", "127.0.0.1:0"])
+        .args(["serve", "--dir", dir.to_str().unwrap(), "--bind", "127.0.0.1:0"])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
@@ -837,7 +837,7 @@ fn an_unread_standard_error_never_blocks_answers() {
     let dir = shared();
     let mut child = KillOnDrop(
         Command::new(env!("CARGO_BIN_EXE_topitop"))
-            .args(["serve", "--db", dir.to_str().unwrap(), "--budget", BUDGET])
+            .args(["serve", "--dir", dir.to_str().unwrap(), "--budget", BUDGET])
             .args(["--bind", "127.0.0.1:0", "--threads", "2"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -950,7 +950,7 @@ fn with_only_damaged_databases_serve_refuses_to_start() {
     let dir = damaged_dir("all-damaged");
     std::fs::remove_file(db_file(&dir, "topitop_v1_0")).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
-        .args(["serve", "--db", dir.to_str().unwrap(), "--budget", BUDGET])
+        .args(["serve", "--dir", dir.to_str().unwrap(), "--budget", BUDGET])
         .args(["--bind", "127.0.0.1:0"])
         .output()
         .unwrap();

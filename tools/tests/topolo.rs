@@ -72,6 +72,10 @@ fn a_small_board_solves_verifies_and_answers_queries() {
     );
     let stats = ok(&[&["stats", "--dir", d][..], &g].concat());
     assert!(
+        stats.starts_with("start position .../.../...: Red wins in 9\n"),
+        "{stats}"
+    );
+    assert!(
         stats.contains("reachable positions  217417 (54510 symmetry classes)"),
         "{stats}"
     );

@@ -7,6 +7,7 @@ use topitop_interface::{Tiered, Value};
 
 use super::open;
 use crate::common::DbArgs;
+use crate::common::{hint_lines, result_words};
 use crate::lines::next_line;
 use topitop_serve::respond_game;
 
@@ -53,15 +54,12 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         let mover = game.player_to_move(&pos);
         writeln!(out)?;
         write!(out, "{}", game.show(&pos))?;
-        let rem = if r.remoteness < 0 {
-            String::new()
-        } else {
-            format!(" in {}", r.remoteness)
-        };
         writeln!(
             out,
-            "{}: {}{rem} for {}",
-            r.position, r.position_value, names[mover]
+            "{} ({} to move): {}",
+            r.position,
+            names[mover],
+            result_words(names, mover, r.position_value, r.remoteness)
         )?;
         if r.moves.is_empty() {
             let end = match game.primitive(&pos) {
@@ -75,15 +73,32 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         }
         if computer == Some(mover) {
             let best = &r.moves[0];
-            writeln!(out, "Computer plays {} ({})", best.mv, best.move_value)?;
             let mv = game.parse_move(&pos, &best.mv).map_err(anyhow::Error::msg)?;
+            let child = game.play(&pos, mv);
+            writeln!(
+                out,
+                "Computer plays {} for {}: then {}",
+                best.mv,
+                names[mover],
+                result_words(
+                    names,
+                    game.player_to_move(&child),
+                    best.position_value,
+                    best.remoteness
+                )
+            )?;
             history.push(pos);
-            pos = game.play(&pos, mv);
+            pos = child;
             continue;
         }
         if hints {
-            for m in &r.moves {
-                writeln!(out, "  {:<5} {} {}", m.mv, m.move_value, m.remoteness)?;
+            writeln!(
+                out,
+                "  hints (value for {}, and in how many moves):",
+                names[mover]
+            )?;
+            for line in hint_lines(&r.moves) {
+                writeln!(out, "{line}")?;
             }
         }
         write!(out, "{} move> ", names[mover])?;

@@ -76,6 +76,7 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr()?;
+        let shutdown = shutdown_signal();
         // The page first, for people; then the API's root, which tests
         // and scripts read to find the port. A closed standard output
         // (`serve | true`) does not stop the server: the log on standard
@@ -98,7 +99,7 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
                 tokio::spawn(reload(app.clone(), every));
             }
         }
-        server::run(app, listener, limits, shutdown_signal()).await;
+        server::run(app, listener, limits, shutdown).await;
         anyhow::Ok(())
     });
     // A database check under way is not waited for long.
@@ -123,27 +124,43 @@ fn init_logging() -> anyhow::Result<LogPipe> {
     Ok(pipe)
 }
 
-/// Completes on SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Completes on SIGINT (Ctrl-C) or SIGTERM. Its handlers are installed
+/// when it is called, not when it is first polled: the server calls it
+/// before it prints its address, so a signal sent as soon as the address
+/// is read shuts it down cleanly (its log flushed) rather than killing it.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (mut interrupt, mut terminate) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("SIGINT received"),
-        () = terminate => tracing::info!("SIGTERM received"),
+    async move {
+        #[cfg(unix)]
+        {
+            let on = |s: &mut Option<tokio::signal::unix::Signal>| {
+                let s = s.take();
+                async move {
+                    match s {
+                        Some(mut s) => {
+                            s.recv().await;
+                        }
+                        None => std::future::pending::<()>().await,
+                    }
+                }
+            };
+            tokio::select! {
+                () = on(&mut interrupt) => tracing::info!("SIGINT received"),
+                () = on(&mut terminate) => tracing::info!("SIGTERM received"),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            tracing::info!("SIGINT received");
+        }
     }
 }
 
@@ -208,13 +225,9 @@ pub fn discover<G: Registered>(dir: &Path) -> Found {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Directory of databases as `topitop solve --out DIR` names them; every
-    /// variant of every game whose database is there is served.
-    #[arg(
-        long = "db",
-        visible_alias = "dir",
-        default_value = "data",
-        value_name = "DIR"
-    )]
+    /// variant of every game whose database is there is served. (`--db DIR`,
+    /// its name before, is still taken.)
+    #[arg(long = "dir", alias = "db", default_value = "data", value_name = "DIR")]
     pub dir: PathBuf,
     /// Address to listen on (port 0: any free port, printed at startup).
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]

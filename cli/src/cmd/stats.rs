@@ -10,13 +10,15 @@ use topitop_db::tiered::TieredDb;
 use topitop_interface::{Record, Tiered, Value};
 
 use super::open;
-use crate::common::DbArgs;
+use crate::common::{DbArgs, StartResult};
 use crate::output::Output;
 use crate::report;
 
 /// What `stats` reports.
 #[derive(Serialize)]
 struct Report {
+    /// The headline: the start position's result.
+    start: StartResult,
     file: String,
     game: String,
     variant: String,
@@ -62,7 +64,15 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
                 })
         })
         .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
+    let start = game.start();
+    let start_rec = db.lookup(&game, &start)?;
     let r = Report {
+        start: StartResult::new(
+            game.format_position(&start),
+            game.player_names(),
+            game.player_to_move(&start),
+            start_rec,
+        ),
         file: db.path().display().to_string(),
         game: h.game.clone(),
         variant: h.variant.clone(),
@@ -89,6 +99,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
         return Ok(());
     }
+    writeln!(out, "{}", r.start.line())?;
     writeln!(out, "{}: {} {}", r.file, r.game, r.variant)?;
     writeln!(
         out,
@@ -162,6 +173,7 @@ fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result
     }
     let title = format!("{} {}", game.title(), game.variant_title());
     let mut page = report::Report::new(&format!("{title}: database statistics"));
+    page.paragraph(&format!("{}.", capitalised(&r.start.line())));
     let each = if r.symmetric {
         "one per symmetry class"
     } else {
@@ -222,4 +234,11 @@ pub struct Args {
     /// (`-`: to standard output, instead of the text or JSON).
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
+}
+
+/// `text` with its first letter upper-case.
+pub fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }

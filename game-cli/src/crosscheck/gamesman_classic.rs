@@ -11,6 +11,7 @@ use topitop_game_solved::store::gamesman_classic::{find_tier_files, read_tier_fi
 use topitop_game_solved::Database;
 use topitop_table::Record;
 
+use topitop_cli::common::Differ;
 use topitop_cli::progress::CountBar;
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -203,9 +204,8 @@ pub fn run(db: &Database, dir: &std::path::Path, keep: usize, json: bool) -> any
         }
     }
     let t = &report.total;
-    anyhow::ensure!(
-        t.value_differs + t.remoteness_differs == 0,
-        "the two sides differ"
-    );
+    if t.value_differs + t.remoteness_differs > 0 {
+        return Err(Differ("the two sides differ".into()).into());
+    }
     Ok(())
 }

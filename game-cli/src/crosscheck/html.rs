@@ -221,13 +221,8 @@ pub fn page(c: &Comparison) -> Report {
             &rows,
         );
         if let Some(n) = &l.nearest_rules_cause {
-            r.paragraph(&format!(
-                "Nearest position whose own rules differ: {} after {} (line {}): {}.",
-                n.position,
-                n.moves.join(" "),
-                n.line,
-                n.reason
-            ));
+            let text = n.describe();
+            r.paragraph(&format!("{}{}.", text[..1].to_uppercase(), &text[1..]));
         }
     }
     r

@@ -46,6 +46,26 @@ pub struct NearestRules {
     pub reason: String,
 }
 
+impl NearestRules {
+    /// Where it is, in one line: the text report's and the HTML report's.
+    pub fn describe(&self) -> String {
+        if self.ply == 0 {
+            return format!("the rules differ at this position itself: {}", self.reason);
+        }
+        let place = match self.line {
+            "off" => "off the best lines".to_string(),
+            "both" => "on both lines".to_string(),
+            side => format!("on {}'s line", side.to_uppercase()),
+        };
+        format!(
+            "nearest position whose own rules differ: {} after {} ({place}): {}",
+            self.position,
+            self.moves.join(" "),
+            self.reason
+        )
+    }
+}
+
 /// The lines of an example.
 #[derive(Clone, Debug, Serialize)]
 pub struct ExampleLines {

@@ -11,9 +11,10 @@ mod text;
 use topitop_cli::cmd::crosscheck::Args;
 
 use crate::options::{open_db, DbOptions};
+use topitop_cli::common::Differ;
 use topitop_cli::output::Output;
 
-/// Runs `crosscheck`; fails (exit 2) when anything differs.
+/// Runs `crosscheck`: [`Differ`] (exit 1) when anything differs.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match (&args.gamesman_classic, args.files.as_slice()) {
         (Some(dir), []) => {
@@ -31,7 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .as_deref()
                 .map(|p| Output::open(Some(p), &[a.as_path(), b.as_path()]))
                 .transpose()?;
-            let (da, db) = (open_db(a)?, open_db(b)?);
+            let (da, db) = (open_file(a)?, open_file(b)?);
             let comparison = explain::compare(&da, &db, args.examples.unwrap_or(3))?;
             if let Some(out) = report {
                 if let Some(path) = html::page(&comparison).write_to(out)? {
@@ -46,9 +47,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 text::write(&mut out, &comparison, args.all_tiers)?;
             }
             let d = &comparison.differ;
-            anyhow::ensure!(d.value + d.remoteness_only == 0, "the two sides differ");
+            if d.value + d.remoteness_only > 0 {
+                return Err(Differ("the two sides differ".into()).into());
+            }
             Ok(())
         }
         _ => anyhow::bail!("give two database files, or --gamesman-classic DIR (with --db or rules options)"),
     }
+}
+
+/// Opens the database file `path` named on the command line.
+fn open_file(path: &std::path::Path) -> anyhow::Result<topitop_game_solved::Database> {
+    anyhow::ensure!(
+        path.symlink_metadata().is_ok(),
+        "{}: no such database file (crosscheck A B compares two files that `topitop solve` wrote)",
+        path.display()
+    );
+    open_db(path)
 }

@@ -195,21 +195,7 @@ fn example(out: &mut impl Write, c: &Comparison, e: &Example) -> std::io::Result
         None => writeln!(out, "  the best lines agree to the end")?,
     }
     match &l.nearest_rules_cause {
-        Some(n) if n.ply == 0 => writeln!(out, "  the rules differ at this position itself")?,
-        Some(n) => {
-            let place = match n.line {
-                "off" => "off the best lines".to_string(),
-                "both" => "on both lines".to_string(),
-                side => format!("on {}'s line", side.to_uppercase()),
-            };
-            writeln!(
-                out,
-                "  nearest position whose own rules differ: {} after {} ({place}): {}",
-                n.position,
-                n.moves.join(" "),
-                n.reason
-            )?
-        }
+        Some(n) => writeln!(out, "  {}", n.describe())?,
         None => writeln!(out, "  no position whose own rules differ found within reach")?,
     }
     Ok(())

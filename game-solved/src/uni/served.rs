@@ -55,7 +55,7 @@ impl ServedVariant for Served {
         let pos =
             parse_position(p, self.rules.budget()).map_err(|e| PositionError::Invalid(e.to_string()))?;
         // GamesmanUni has no terminal draw: a game over without a winner is
-        // served as the tie it is (see the README).
+        // served as the tie it is (see docs/serve.md).
         respond_as(&self.db, self.rules, pos, GameOver::DrawIsTie)
             .map_err(|e| PositionError::from_db(e, p, self.spec.name))
     }

@@ -22,7 +22,7 @@ impl Server {
     pub fn start(dir: &Path, name: &str, extra: &[&str]) -> Server {
         let log = dir.join(format!("{name}.log"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
-            .args(["serve", "--db", dir.to_str().unwrap()])
+            .args(["serve", "--dir", dir.to_str().unwrap()])
             .args(["--bind", "127.0.0.1:0", "--threads", "2"])
             .args(extra)
             .stdout(Stdio::piped())
