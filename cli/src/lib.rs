@@ -57,6 +57,8 @@ enum Command {
     Crosscheck(cmd::crosscheck::Args),
     /// Play against the perfect player or another person.
     Play(cmd::play::Args),
+    /// A position's symmetry-class representative: the key of its row in a database and its exports.
+    Canonical(cmd::canonical::Args),
     /// Serve GamesmanUni's API (games, variants, positions, instructions) over HTTP.
     Serve(cmd::serve::Args),
 }
@@ -80,6 +82,7 @@ impl Command {
                 | Command::Export(_)
                 | Command::Stats(_)
                 | Command::Play(_)
+                | Command::Canonical(_)
         )
     }
 
@@ -95,6 +98,7 @@ impl Command {
             Command::Stats(a) => games.find(a.db.rules.game.as_deref())?.stats(a),
             Command::Crosscheck(a) => games.find(a.db.rules.game.as_deref())?.crosscheck(a),
             Command::Play(a) => games.find(a.db.rules.game.as_deref())?.play(a),
+            Command::Canonical(a) => games.find(a.rules.game.as_deref())?.canonical(a),
             Command::Serve(a) => cmd::serve::run(games, a),
         }
     }

@@ -60,6 +60,11 @@ pub trait Commands {
     /// # Errors
     /// Those of the command.
     fn play(&self, args: cmd::play::Args) -> anyhow::Result<()>;
+    /// `canonical`.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()>;
     /// `crosscheck`: only a game with more than one ruleset or an upstream
     /// database to compare with has it.
     ///
@@ -148,6 +153,9 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
     }
     fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
         cmd::play::run(self.game(&args.db.rules)?, args)
+    }
+    fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
+        cmd::canonical::run(self.game(&args.rules)?, args)
     }
     fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found> {
         Ok(cmd::serve::discover::<G>(&args.dir))

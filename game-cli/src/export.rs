@@ -10,7 +10,7 @@ use std::io::Write;
 
 use anyhow::Context;
 use rayon::prelude::*;
-use topitop_game::{Position, Tier, Value};
+use topitop_game::{Budget, Player, Position, Tier, Value};
 use topitop_game_solved::value_name;
 use topitop_table::Record;
 
@@ -20,6 +20,40 @@ use topitop_cli::parquet::check_target;
 use crate::options::DbOptions;
 use topitop_cli::output::Output;
 use topitop_cli::progress::CountBar;
+
+/// The columns of every positions table, in every format: the position,
+/// its tier, its value for the player to move and remoteness, the player
+/// to move (1 Blue, 2 Red), then the tier decoded: the pieces on the board
+/// and those left to place, by kind.
+pub const COLUMNS: [&str; 13] = [
+    "position",
+    "tier",
+    "value",
+    "remoteness",
+    "turn",
+    "board_blue_buckets",
+    "board_red_buckets",
+    "board_smalls",
+    "board_larges",
+    "left_blue_buckets",
+    "left_red_buckets",
+    "left_smalls",
+    "left_larges",
+];
+
+/// The columns after `remoteness`: the turn, then the pieces on the board
+/// and left to place (blue buckets, red buckets, smalls, larges).
+pub fn piece_counts(pos: Position, budget: Budget) -> [u8; 9] {
+    let on = pos.board().pieces_used();
+    let left = pos.pieces_left(budget);
+    let turn = match pos.turn() {
+        Player::Blue => 1,
+        Player::Red => 2,
+    };
+    [
+        turn, on[0], on[1], on[2], on[3], left[0], left[1], left[2], left[3],
+    ]
+}
 
 /// Runs `export`. One row per symmetry class (the canonical position).
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -69,8 +103,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut summary: BTreeMap<(u64, &'static str, i64), u64> = BTreeMap::new();
     if !args.summary {
         match args.format {
-            Format::Tsv => writeln!(out, "position\ttier\tvalue\tremoteness")?,
-            Format::Csv => writeln!(out, "position,tier,value,remoteness")?,
+            Format::Tsv => writeln!(out, "{}", COLUMNS.join("\t"))?,
+            Format::Csv => writeln!(out, "{}", COLUMNS.join(","))?,
             Format::Jsonl | Format::Parquet | Format::GamesmanClassic => {}
         }
     }
@@ -94,19 +128,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 continue;
             }
             let rem_text = if rem < 0 { String::new() } else { rem.to_string() };
+            let counts = piece_counts(pos, budget);
             match args.format {
-                Format::Tsv => writeln!(out, "{pos}\t{tier}\t{value}\t{rem_text}")?,
-                Format::Csv => writeln!(out, "{pos},{tier},{value},{rem_text}")?,
+                Format::Tsv | Format::Csv => {
+                    let sep = if args.format == Format::Tsv { "\t" } else { "," };
+                    let mut line = [pos.to_string(), tier.to_string(), value.to_string(), rem_text].join(sep);
+                    for n in counts {
+                        line.push_str(sep);
+                        line.push_str(&n.to_string());
+                    }
+                    writeln!(out, "{line}")?
+                }
                 Format::Jsonl => {
                     let r = if rem < 0 {
                         "null".to_string()
                     } else {
                         rem.to_string()
                     };
-                    writeln!(
+                    write!(
                         out,
-                        "{{\"position\":\"{pos}\",\"tier\":{tier},\"value\":\"{value}\",\"remoteness\":{r}}}"
-                    )?
+                        "{{\"position\":\"{pos}\",\"tier\":{tier},\"value\":\"{value}\",\"remoteness\":{r}"
+                    )?;
+                    for (name, n) in COLUMNS[4..].iter().zip(counts) {
+                        write!(out, ",\"{name}\":{n}")?;
+                    }
+                    writeln!(out, "}}")?
                 }
                 Format::Parquet => unreachable!("written by parquet::write_positions"),
                 Format::GamesmanClassic => unreachable!("written by gamesman_classic::run"),

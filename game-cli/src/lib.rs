@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod canonical;
 pub mod crosscheck;
 pub mod export;
 pub mod options;
@@ -55,6 +56,9 @@ impl Commands for Topitop {
     }
     fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
         play::run(args)
+    }
+    fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
+        canonical::run(args)
     }
     fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
         crosscheck::run(args)

@@ -615,3 +615,68 @@ fn gamesman_classic_export_refuses_v0_and_wants_a_directory() {
     assert!(stderr(&o).contains("--exact applies only"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn any_position_finds_its_exported_row_through_canonical() {
+    let (dir, db) = small_db("canonical", "0");
+    let opening = "2_--B------";
+    let o = topitop(&["canonical", opening, "--budget", "2/2/2/2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let key = stdout(&o).trim().to_string();
+    let export = stdout(&topitop(&["export", "--db", &db]));
+    let row: Vec<&str> = export
+        .lines()
+        .find(|l| l.split('\t').next() == Some(key.as_str()))
+        .unwrap_or_else(|| panic!("no row {key}"))
+        .split('\t')
+        .collect();
+    let q: serde_json::Value =
+        serde_json::from_str(&stdout(&topitop(&["query", opening, "--db", &db, "--json"]))).unwrap();
+    assert_eq!(row[2], q["positionValue"], "the row holds the position's value");
+    if key != opening {
+        assert!(
+            !export.lines().any(|l| l.starts_with(&format!("{opening}\t"))),
+            "rows hold canonical forms only"
+        );
+    }
+    // Many at once, for a join: a row each, a bad line marked.
+    let o = topitop_with_input(
+        &["canonical", "--budget", "2/2/2/2"],
+        format!("{opening}\nnonsense\n").as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines[0], "position\tcanonical");
+    assert_eq!(lines[1], format!("{opening}\t{key}"));
+    assert!(lines[2].starts_with("nonsense\terror: "), "{lines:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_export_format_has_the_same_columns_and_the_tier_decoded() {
+    let (dir, db) = small_db("columns", "0");
+    let tsv = stdout(&topitop(&["export", "--db", &db]));
+    let csv = stdout(&topitop(&["export", "--db", &db, "--format", "csv"]));
+    let jsonl = stdout(&topitop(&["export", "--db", &db, "--format", "jsonl"]));
+    let header: Vec<&str> = tsv.lines().next().unwrap().split('\t').collect();
+    assert_eq!(header.len(), 13, "{header:?}");
+    assert_eq!(csv.lines().next().unwrap().split(',').collect::<Vec<_>>(), header);
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    let keys: Vec<&str> = first.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut sorted = header.clone();
+    sorted.sort_unstable();
+    let mut keys = keys;
+    keys.sort_unstable();
+    assert_eq!(keys, sorted, "JSON Lines has the same columns");
+    // The budget is 2/2/2/2: what is on the board and what is left add up
+    // to it, and the turn is the position string's digit.
+    for line in tsv.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let n = |i: usize| f[i].parse::<u8>().unwrap();
+        assert_eq!(n(4), f[0].as_bytes()[0] - b'0', "{line}");
+        for k in 0..4 {
+            assert_eq!(n(5 + k) + n(9 + k), 2, "{line}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

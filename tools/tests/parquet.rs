@@ -20,7 +20,12 @@ use parquet::file::metadata::ParquetMetaData;
 use support::run::{stderr, stdout, temp_dir, topitop};
 
 /// A position row: position, tier, value, remoteness (none for draws).
-type Row = (String, u64, String, Option<u16>);
+/// Position, tier, value, remoteness, then the turn and the eight piece
+/// counts.
+type Row = (String, u64, String, Option<u16>, Vec<u8>);
+
+/// The header of every positions table.
+const HEADER: &str = "position\ttier\tvalue\tremoteness\tturn\tboard_blue_buckets\tboard_red_buckets\tboard_smalls\tboard_larges\tleft_blue_buckets\tleft_red_buckets\tleft_smalls\tleft_larges";
 
 /// A summary row: tier (`all` or a number), value, remoteness, count.
 type SummaryRow = (String, String, Option<u16>, u64);
@@ -64,13 +69,20 @@ fn export(args: &[&str], out: &Path) {
 fn tsv_rows(path: &Path) -> Vec<Row> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("position\ttier\tvalue\tremoteness"));
+    assert_eq!(lines.next(), Some(HEADER));
     lines
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 4, "{l}");
+            assert_eq!(f.len(), 13, "{l}");
             let rem = (!f[3].is_empty()).then(|| f[3].parse().unwrap());
-            (f[0].to_string(), f[1].parse().unwrap(), f[2].to_string(), rem)
+            let counts = f[4..].iter().map(|n| n.parse().unwrap()).collect();
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[2].to_string(),
+                rem,
+                counts,
+            )
         })
         .collect()
 }
@@ -133,12 +145,18 @@ fn parquet_rows(file: &ParquetFile) -> (Vec<Row>, Vec<u8>) {
         assert_eq!(pos.null_count() + tier.null_count() + turn.null_count(), 0);
         let values = value_names(b);
         let rems = remoteness(b);
+        let counts: Vec<_> = HEADER
+            .split('\t')
+            .skip(4)
+            .map(|name| b.column_by_name(name).unwrap().as_primitive::<UInt8Type>())
+            .collect();
         for i in 0..b.num_rows() {
             rows.push((
                 pos.value(i).to_string(),
                 tier.value(i),
                 values[i].clone(),
                 rems[i],
+                counts.iter().map(|c| c.value(i)).collect(),
             ));
             turns.push(turn.value(i));
         }
@@ -175,6 +193,14 @@ fn every_row_matches_the_tsv_export() {
             ("value".to_string(), value_type(), false),
             ("remoteness".to_string(), DataType::UInt16, true),
             ("turn".to_string(), DataType::UInt8, false),
+            ("board_blue_buckets".to_string(), DataType::UInt8, false),
+            ("board_red_buckets".to_string(), DataType::UInt8, false),
+            ("board_smalls".to_string(), DataType::UInt8, false),
+            ("board_larges".to_string(), DataType::UInt8, false),
+            ("left_blue_buckets".to_string(), DataType::UInt8, false),
+            ("left_red_buckets".to_string(), DataType::UInt8, false),
+            ("left_smalls".to_string(), DataType::UInt8, false),
+            ("left_larges".to_string(), DataType::UInt8, false),
         ]
     );
     let (rows, turns) = parquet_rows(&file);
@@ -221,6 +247,10 @@ fn every_row_matches_the_tsv_export() {
         ("topitop.table", "positions"),
         ("topitop.tier", "all"),
         ("topitop.values", "all"),
+        (
+            "topitop.value_view",
+            "the value of the position for the player to move in it (turn)",
+        ),
     ] {
         assert_eq!(file.kv.get(k).map(String::as_str), Some(v), "{k}: {:?}", file.kv);
     }

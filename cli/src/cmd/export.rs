@@ -93,6 +93,10 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             ("topitop.variant", game.variant()),
             ("topitop.program", db.header().program.clone()),
             ("topitop.table", table.to_string()),
+            (
+                "topitop.value_view",
+                "the value of the position for the player to move in it".to_string(),
+            ),
         ]
         .into_iter()
         .map(|(k, v)| KeyValue::new(k.to_string(), v))

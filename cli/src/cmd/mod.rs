@@ -3,6 +3,7 @@
 //! interface (a game with commands of its own, as Topitop, implements
 //! [`Commands`](crate::registry::Commands) itself).
 
+pub mod canonical;
 pub mod crosscheck;
 pub mod export;
 pub mod perft;

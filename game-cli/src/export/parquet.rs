@@ -5,8 +5,10 @@
 //! Columns: `position` (string, as in the TSV), `tier` (u64), `value`
 //! (a dictionary of `win`, `lose`, `tie`, `draw` with i8 keys: a category
 //! in pandas, an enum-like string elsewhere), `remoteness` (u16, null for
-//! draws) and `turn` (u8, 1 for Blue and 2 for Red: the position string's
-//! first digit). Pages are zstd-compressed, positions are stored as
+//! draws), `turn` (u8, 1 for Blue and 2 for Red: the position string's
+//! first digit), and the tier decoded into u8 counts of the pieces on the
+//! board and left to place by kind ([`super::COLUMNS`], as in the text
+//! formats). Pages are zstd-compressed, positions are stored as
 //! shared-prefix lengths and suffixes ([`properties`]); row groups hold
 //! [`ROW_GROUP_ROWS`] rows (the last fewer). The file's key-value metadata
 //! says what it holds ([`metadata`]).
@@ -36,7 +38,7 @@ use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use rayon::prelude::*;
-use topitop_game::{Board, Player, Position, Tier, Value};
+use topitop_game::{Board, Budget, Position, Tier, Value};
 use topitop_game_solved::Database;
 use topitop_table::Record;
 
@@ -56,8 +58,9 @@ const BLOCKS_PER_STEP: usize = 64;
 /// `topitop.rules` (`v0`, or `v1/` and the GamesmanClassic option),
 /// `topitop.budget`, `topitop.solver` (the program that solved the
 /// database), `topitop.table` (`positions` or `summary`), `topitop.tier`
-/// (`all` or the tier kept) and `topitop.values` (`all` or the values
-/// kept, comma-separated in the order win, lose, tie, draw).
+/// (`all` or the tier kept), `topitop.values` (`all` or the values
+/// kept, comma-separated in the order win, lose, tie, draw) and
+/// `topitop.value_view` ([`VALUE_VIEW`]).
 pub fn metadata(db: &Database, table: &str, tier: Option<u64>, values: &[Value]) -> Vec<KeyValue> {
     let rules = db.rules();
     // In the order win, lose, tie, draw whatever the command line's.
@@ -80,11 +83,15 @@ pub fn metadata(db: &Database, table: &str, tier: Option<u64>, values: &[Value])
             tier.map_or_else(|| "all".to_string(), |t| t.to_string()),
         ),
         ("topitop.values", values),
+        ("topitop.value_view", VALUE_VIEW.to_string()),
     ]
     .into_iter()
     .map(|(k, v)| KeyValue::new(k.to_string(), v))
     .collect()
 }
+
+/// What `value` means, in every positions file's metadata.
+pub const VALUE_VIEW: &str = "the value of the position for the player to move in it (turn)";
 
 /// Writes the positions of `blocks` that `keep` accepts, in storage order
 /// (the text formats' order), as a Parquet file into `out`.
@@ -98,7 +105,11 @@ pub fn write_positions(
     keep: &(dyn Fn(Position, Record) -> bool + Sync),
     metadata: Vec<KeyValue>,
 ) -> anyhow::Result<()> {
-    let mut file = SpooledFile::new(positions_schema(), properties(metadata, true))?;
+    let mut file = SpooledFile::new(
+        positions_schema(),
+        properties(metadata, true),
+        db.rules().budget(),
+    )?;
     // One row group per worker at a time keeps every core busy while
     // encoding; at most MAX_GROUPS_IN_FLIGHT, so that a machine with many
     // cores does not hold the whole table before encoding any of it.
@@ -135,13 +146,22 @@ pub fn write_positions(
 
 /// The columns of the positions table.
 fn positions_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("position", DataType::Utf8, false),
-        Field::new("tier", DataType::UInt64, false),
-        value_field(),
-        Field::new("remoteness", DataType::UInt16, true),
-        Field::new("turn", DataType::UInt8, false),
-    ]))
+    Arc::new(Schema::new(
+        [
+            Field::new("position", DataType::Utf8, false),
+            Field::new("tier", DataType::UInt64, false),
+            value_field(),
+            Field::new("remoteness", DataType::UInt16, true),
+            Field::new("turn", DataType::UInt8, false),
+        ]
+        .into_iter()
+        .chain(
+            super::COLUMNS[5..]
+                .iter()
+                .map(|name| Field::new(*name, DataType::UInt8, false)),
+        )
+        .collect::<Vec<_>>(),
+    ))
 }
 
 /// A Parquet file written through an in-memory spool: the encoder needs a
@@ -153,10 +173,12 @@ struct SpooledFile {
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
     values: ArrayRef,
+    /// The budget, for the pieces left to place.
+    budget: Budget,
 }
 
 impl SpooledFile {
-    fn new(schema: SchemaRef, props: WriterProperties) -> anyhow::Result<SpooledFile> {
+    fn new(schema: SchemaRef, props: WriterProperties, budget: Budget) -> anyhow::Result<SpooledFile> {
         // Through `ArrowWriter` so that the Arrow schema (unsigned types,
         // the value dictionary) is stored for readers; then the low-level
         // writer, to encode row groups on several threads.
@@ -167,6 +189,7 @@ impl SpooledFile {
             factory,
             schema,
             values: value_names(),
+            budget,
         })
     }
 
@@ -246,14 +269,12 @@ impl SpooledFile {
             .iter()
             .map(|(_, r)| (r.value() != Some(Value::Draw)).then(|| r.remoteness()))
             .collect();
-        let turns: UInt8Array = rows
+        // The turn and the pieces on the board and left, by kind.
+        let counts: Vec<[u8; 9]> = rows
             .iter()
-            .map(|(p, _)| match p.turn() {
-                Player::Blue => 1u8,
-                Player::Red => 2,
-            })
+            .map(|&(p, _)| super::piece_counts(p, self.budget))
             .collect();
-        Ok(vec![
+        let mut columns: Vec<ArrayRef> = vec![
             Arc::new(positions.finish()),
             Arc::new(tiers),
             Arc::new(DictionaryArray::<Int8Type>::try_new(
@@ -261,8 +282,11 @@ impl SpooledFile {
                 Arc::clone(&self.values),
             )?),
             Arc::new(rems),
-            Arc::new(turns),
-        ])
+        ];
+        for k in 0..9 {
+            columns.push(Arc::new(counts.iter().map(|c| c[k]).collect::<UInt8Array>()));
+        }
+        Ok(columns)
     }
 
     /// Moves what the file has written so far into `out`.
