@@ -7,6 +7,7 @@ use std::io::Write;
 use serde::Serialize;
 use topitop_cli::cmd::stats::capitalised;
 use topitop_cli::common::StartResult;
+use topitop_cli::report::grouped;
 use topitop_game::{Board, Budget, MoveList, Player, Position, Rules, Tier, Value};
 use topitop_table::Record;
 
@@ -379,29 +380,29 @@ fn total_rows(r: &Report) -> Vec<Vec<String>> {
     let t = &r.totals;
     let row = |figure: &str, n: String, note: &str| vec![figure.to_string(), n, note.to_string()];
     let mut rows = vec![
-        row("file size (bytes)", r.file_bytes.to_string(), ""),
-        row("records stored", r.records_stored.to_string(), ""),
+        row("file size (bytes)", grouped(r.file_bytes), ""),
+        row("records stored", grouped(r.records_stored), ""),
         row(
             "positions (classes)",
-            t.positions.to_string(),
+            grouped(t.positions),
             "positions of play, one per symmetry class",
         ),
-        row("win", t.win.to_string(), ""),
-        row("lose", t.lose.to_string(), ""),
-        row("tie", t.tie.to_string(), ""),
-        row("draw", t.draw.to_string(), ""),
+        row("win", grouped(t.win), ""),
+        row("lose", grouped(t.lose), ""),
+        row("tie", grouped(t.tie), ""),
+        row("draw", grouped(t.draw), ""),
     ];
     if t.unsolved > 0 {
-        rows.push(row("unsolved", t.unsolved.to_string(), ""));
+        rows.push(row("unsolved", grouped(t.unsolved), ""));
     }
     rows.push(row(
         "primitive",
-        t.primitive.to_string(),
+        grouped(t.primitive),
         "positions where the game is over",
     ));
     rows.push(row(
         "also stored",
-        t.unplayable_stored.to_string(),
+        grouped(t.unplayable_stored),
         "states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
     ));
     for (name, l) in [
@@ -424,12 +425,12 @@ fn total_rows(r: &Report) -> Vec<Vec<String>> {
     ));
     rows.push(row(
         "index states",
-        r.index_states.to_string(),
+        grouped(r.index_states),
         "states in our dense index",
     ));
     rows.push(row(
         "GamesmanClassic slots",
-        r.gamesman_classic_slots.to_string(),
+        grouped(r.gamesman_classic_slots),
         "slots of GamesmanClassic's hash for this budget",
     ));
     rows.push(row(
@@ -521,7 +522,7 @@ fn html_report(r: &Report, b: &Breakdown, budget: Budget) -> report::Report {
             row.extend(
                 b.remoteness
                     .iter()
-                    .map(|h| h.get(r).copied().unwrap_or(0).to_string()),
+                    .map(|h| grouped(h.get(r).copied().unwrap_or(0))),
             );
             row
         })

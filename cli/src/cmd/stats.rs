@@ -166,8 +166,8 @@ fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result
             }
         }
         if c.total() > 0 {
-            let mut row = vec![name.clone(), c.total().to_string()];
-            row.extend(c.0.iter().map(u64::to_string));
+            let mut row = vec![name.clone(), report::grouped(c.total())];
+            row.extend(c.0.iter().map(|&n| report::grouped(n)));
             rows.push(row);
         }
     }
@@ -191,16 +191,19 @@ fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result
         "Totals",
         &["figure", "number"],
         &[
-            row("file size (bytes)", r.file_bytes.to_string()),
-            row("indices", r.indices.to_string()),
-            row("tiers", tiers.len().to_string()),
-            row("positions play reaches", r.positions.to_string()),
-            row("their symmetry classes", r.classes.to_string()),
-            row("solved positions", (r.win + r.lose + r.tie + r.draw).to_string()),
-            row("win", r.win.to_string()),
-            row("lose", r.lose.to_string()),
-            row("tie", r.tie.to_string()),
-            row("draw", r.draw.to_string()),
+            row("file size (bytes)", report::grouped(r.file_bytes)),
+            row("indices", report::grouped(r.indices)),
+            row("tiers", report::grouped(tiers.len() as u64)),
+            row("positions play reaches", report::grouped(r.positions)),
+            row("their symmetry classes", report::grouped(r.classes)),
+            row(
+                "solved positions",
+                report::grouped(r.win + r.lose + r.tie + r.draw),
+            ),
+            row("win", report::grouped(r.win)),
+            row("lose", report::grouped(r.lose)),
+            row("tie", report::grouped(r.tie)),
+            row("draw", report::grouped(r.draw)),
             row("largest remoteness", r.largest_remoteness.to_string()),
             row(
                 &format!("start {}", game.format_position(&start)),

@@ -278,9 +278,10 @@ fn short(v: f64, from: f64) -> String {
     }
 }
 
-/// `n` with a thin space between groups of three digits: 1 234 567.
+/// `n` with a comma between groups of three digits, 1,234,567: the one
+/// way every report writes a count (axes, tables, notes).
 pub fn grouped(n: u64) -> String {
-    grouped_by(n, '\u{2009}')
+    grouped_by(n, ',')
 }
 
 /// `n` with `separator` between groups of three digits.
@@ -327,8 +328,8 @@ mod tests {
     fn grouped_numbers() {
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1000), "1\u{2009}000");
-        assert_eq!(grouped(1_234_567), "1\u{2009}234\u{2009}567");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(1_234_567), "1,234,567");
     }
 
     #[test]

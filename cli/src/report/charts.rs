@@ -194,7 +194,10 @@ pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart
     };
     let zeros = counts().filter(|&n| n == 0).count();
     if log_y && zeros > 0 {
-        notes.push(format!("{zeros} zero counts are not drawn on the log scale"));
+        notes.push(format!(
+            "{} value and remoteness pairs with no position are left out: a log scale has no zero",
+            grouped(zeros as u64)
+        ));
     }
     let x = Axis::integers(xmin, xmax);
     // Series with nothing to draw take no room in a group of bars.
@@ -209,6 +212,13 @@ pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart
         .enumerate()
         .map(|(i, (n, _))| (n.to_string(), colour_of(n, i)))
         .collect();
+    // The legend names only what is drawn (no "tie" for a game without ties).
+    let listed: Vec<(String, RGBColor)> = entries
+        .iter()
+        .zip(&drawn)
+        .filter(|(_, &d)| d)
+        .map(|(e, _)| e.clone())
+        .collect();
     let svg = render((WIDTH, HEIGHT), |root| {
         let (plot_area, legend_area) = root.split_horizontally(WIDTH - legend_w);
         let mut chart = ChartBuilder::on(&plot_area)
@@ -218,7 +228,14 @@ pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart
             .build_cartesian_2d(x.clone(), y.clone())?;
         mesh(&mut chart, &x, &y, x_desc, y_desc)?;
         let w = 0.84 / groups as f64;
-        let mut slot = 0.0;
+        // The bars of one x are centred on it, side by side in series
+        // order: a lone bar (wins at odd remoteness, losses at even) sits
+        // on its own x, not beside its neighbour's as if they were a pair.
+        let present = |x: i64| {
+            data.iter()
+                .filter(|(_, m)| m.get(&x).is_some_and(|&n| n > 0))
+                .count()
+        };
         for (i, (_, m)) in data.iter().enumerate() {
             let colour = entries[i].1;
             let plotted = m
@@ -229,10 +246,12 @@ pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart
                 if !drawn[i] {
                     continue;
                 }
-                let offset = -0.42 + w * slot;
-                slot += 1.0;
                 chart.draw_series(plotted.map(|(x, top)| {
-                    let x0 = x as f64 + offset;
+                    let before = data[..i]
+                        .iter()
+                        .filter(|(_, m)| m.get(&x).is_some_and(|&n| n > 0))
+                        .count();
+                    let x0 = x as f64 - w * present(x) as f64 / 2.0 + w * before as f64;
                     Rectangle::new([(x0, y.lo), (x0 + w, top)], colour.filled())
                 }))?;
             } else {
@@ -252,7 +271,7 @@ pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart
                 )?;
             }
         }
-        legend(&legend_area, &entries)
+        legend(&legend_area, &listed)
     });
     Chart { svg, notes }
 }
@@ -455,6 +474,7 @@ pub fn scatter(x_desc: &str, y_desc: &str, points: &[(f64, f64)], log_x: bool, l
             points.len()
         ));
     }
+    notes.push("each dot is translucent: a darker dot is several points in one place".to_string());
     if kept.is_empty() {
         return Chart {
             svg: message("no data"),
@@ -555,6 +575,43 @@ mod tests {
     }
 
     #[test]
+    fn the_legend_names_only_what_is_drawn_and_lone_bars_sit_on_their_x() {
+        let c = bars(
+            "x",
+            "y",
+            &[
+                series("win", &[(1, 5), (3, 7)]),
+                series("lose", &[(2, 6)]),
+                series("tie", &[(0, 0)]),
+            ],
+            false,
+        );
+        assert!(
+            c.svg.contains("\nwin\n") && c.svg.contains("\nlose\n"),
+            "{}",
+            c.svg
+        );
+        assert!(
+            !c.svg.contains("\ntie\n"),
+            "no ties, no tie in the legend: {}",
+            c.svg
+        );
+        // Each x has one bar, centred on it: the gaps between the bars of
+        // x = 1, 2 and 3 are equal, so no two read as a pair.
+        let lefts: Vec<f64> = c
+            .svg
+            .split("<rect")
+            .filter(|r| r.contains("fill=\"#2E9E4F\"") || r.contains("fill=\"#D6453D\""))
+            .filter_map(|r| r.split("x=\"").nth(1)?.split('"').next()?.parse().ok())
+            .collect();
+        let mut bars_only: Vec<f64> = lefts.clone();
+        bars_only.sort_by(f64::total_cmp);
+        bars_only.truncate(3);
+        let gaps: Vec<f64> = bars_only.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!((gaps[0] - gaps[1]).abs() <= 1.0, "{lefts:?}");
+    }
+
+    #[test]
     fn a_gap_breaks_the_line() {
         let points: Vec<(i64, u64)> = (0..200).filter(|&x| x != 50).map(|x| (x, 10)).collect();
         let c = bars("x", "y", &[series("win", &points)], false);
@@ -565,7 +622,9 @@ mod tests {
     fn zeros_on_a_log_axis_are_noted_not_drawn() {
         let c = bars("x", "y", &[series("tie", &[(0, 0), (1, 100), (2, 0)])], true);
         assert!(
-            c.notes.iter().any(|n| n.contains("2 zero counts")),
+            c.notes
+                .iter()
+                .any(|n| n.starts_with("2 value and remoteness pairs with no position")),
             "{:?}",
             c.notes
         );
@@ -584,7 +643,7 @@ mod tests {
             &["win".into(), "lose".into()],
             &[vec![1234, 0], vec![5, 1]],
         );
-        assert!(c.svg.contains("1\u{2009}234"), "{}", c.svg);
+        assert!(c.svg.contains("1,234"), "{}", c.svg);
         assert!(c.svg.contains("#F7F7F7") || c.svg.contains("#f7f7f7"));
         let ragged = heat_map("A", "B", &[], &[], &[vec![1], vec![], vec![2, 3, 4]]);
         assert!(ragged.svg.contains("<svg"));

@@ -12,7 +12,7 @@
 mod axis;
 mod charts;
 
-pub use axis::grouped_by;
+pub use axis::{grouped, grouped_by};
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
