@@ -121,10 +121,9 @@ pub fn main(games: Games) -> ExitCode {
         // Quietly: the reader has gone, and there is no one to tell.
         Err(e) if common::is_broken_pipe(&e) && only_prints => ExitCode::SUCCESS,
         Err(e) if common::is_broken_pipe(&e) => ExitCode::from(CUT_SHORT),
-        Err(e) if e.downcast_ref::<common::Differ>().is_some() => {
-            let _ = writeln!(std::io::stderr(), "topitop: {e}");
-            ExitCode::from(1)
-        }
+        // Like `diff`: the report on standard output says what differs,
+        // and the status that something does.
+        Err(e) if e.downcast_ref::<common::Differ>().is_some() => ExitCode::from(1),
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "topitop: error: {}", common::error_text(&e));
             ExitCode::from(2)
