@@ -84,8 +84,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     // Only positions of play: every row is one `query` answers.
     let budget = db.rules().budget();
+    let reached = args
+        .reachable
+        .then(|| topitop_game_solved::reach(db.rules(), db.index()));
     let keep = |pos: Position, rec: Record| {
         pos.is_valid(budget)
+            && reached.as_ref().is_none_or(|r| r.contains_class(db.index(), pos))
             && args.tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
             && (values.is_empty() || rec.value().is_some_and(|v| values.contains(&v)))
     };

@@ -8,7 +8,8 @@ use serde::Serialize;
 use topitop_cli::cmd::stats::capitalised;
 use topitop_cli::common::StartResult;
 use topitop_cli::report::grouped;
-use topitop_game::{Board, Budget, MoveList, Player, Position, Rules, Tier, Value};
+use topitop_game::{Board, Budget, MoveList, Player, Position, Rules, StateIndex, Tier, Value};
+use topitop_game_solved::Reached;
 use topitop_table::Record;
 
 use topitop_cli::cmd::stats::Args;
@@ -41,6 +42,23 @@ struct Totals {
     longest_win: Longest,
     longest_lose: Longest,
     longest_tie: Longest,
+    /// The positions games reach from the start, by value, with their
+    /// longest games: the positions of play less those no game comes to.
+    reachable: Reachable,
+}
+
+/// Counts of the positions play reaches from the start.
+#[derive(Clone, Debug, Default, Serialize)]
+struct Reachable {
+    positions: u64,
+    win: u64,
+    lose: u64,
+    tie: u64,
+    draw: u64,
+    unsolved: u64,
+    longest_win: Longest,
+    longest_lose: Longest,
+    longest_tie: Longest,
 }
 
 /// What the scan adds up, in the form cheapest to add to: counts indexed
@@ -56,6 +74,20 @@ struct Tally {
     moves: u64,
     /// The first position found with the longest win, lose and tie.
     longest: [Option<(u16, Position)>; 3],
+    /// The same two for the positions play reaches from the start.
+    reached: [u64; 5],
+    reached_longest: [Option<(u16, Position)>; 3],
+}
+
+/// `b` into `a`: the longer of each longest game.
+fn keep_longest(a: &mut [Option<(u16, Position)>; 3], b: [Option<(u16, Position)>; 3]) {
+    for (a, b) in a.iter_mut().zip(b) {
+        if let Some((r, _)) = b {
+            if a.is_none_or(|(ra, _)| r > ra) {
+                *a = b;
+            }
+        }
+    }
 }
 
 impl Tally {
@@ -66,22 +98,34 @@ impl Tally {
         self.unplayable_stored += o.unplayable_stored;
         self.primitive += o.primitive;
         self.moves += o.moves;
-        for (a, b) in self.longest.iter_mut().zip(o.longest) {
-            if let Some((r, _)) = b {
-                if a.is_none_or(|(ra, _)| r > ra) {
-                    *a = b;
-                }
-            }
+        keep_longest(&mut self.longest, o.longest);
+        for (a, b) in self.reached.iter_mut().zip(o.reached) {
+            *a += b;
         }
+        keep_longest(&mut self.reached_longest, o.reached_longest);
         self
     }
 
     fn totals(&self) -> Totals {
-        let longest = |k: usize| {
-            self.longest[k].map_or_else(Longest::default, |(r, pos)| Longest {
+        let of = |l: &[Option<(u16, Position)>; 3], k: usize| {
+            l[k].map_or_else(Longest::default, |(r, pos)| Longest {
                 remoteness: r,
                 example: Some(pos.to_string()),
             })
+        };
+        let longest = |k: usize| of(&self.longest, k);
+        let reached = |k: usize| of(&self.reached_longest, k);
+        let [rwin, rlose, rtie, rdraw, runsolved] = self.reached;
+        let reachable = Reachable {
+            positions: self.reached.iter().sum(),
+            win: rwin,
+            lose: rlose,
+            tie: rtie,
+            draw: rdraw,
+            unsolved: runsolved,
+            longest_win: reached(0),
+            longest_lose: reached(1),
+            longest_tie: reached(2),
         };
         let [win, lose, tie, draw, unsolved] = self.by_value;
         Totals {
@@ -97,6 +141,7 @@ impl Tally {
             longest_win: longest(0),
             longest_lose: longest(1),
             longest_tie: longest(2),
+            reachable,
         }
     }
 }
@@ -202,13 +247,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|p| Output::open(Some(p), &[db.path()]))
         .transpose()?;
     let detail = report_out.is_some();
+    let reached = topitop_game_solved::reach(rules, db.index());
     let (totals, breakdown) = fold_groups(
         &db,
         "analysing",
         |(t, b): &mut (Tally, Breakdown), board, stored| {
             // Group order puts each half (one side to move) in one run.
             for half in stored.chunk_by(|x, y| x.0.turn() == y.0.turn()) {
-                tally_half(t, detail.then_some(&mut *b), rules, board, half);
+                tally_half(
+                    t,
+                    detail.then_some(&mut *b),
+                    rules,
+                    board,
+                    half,
+                    (&reached, db.index()),
+                );
             }
             Ok(())
         },
@@ -270,15 +323,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(out, "  unsolved           {}", t.unsolved)?;
     }
     writeln!(out, "  primitive          {}", t.primitive)?;
+    let r = &t.reachable;
+    writeln!(
+        out,
+        "reachable            {} of them from the start: {} win, {} lose, {} tie, {} draw",
+        r.positions, r.win, r.lose, r.tie, r.draw
+    )?;
     writeln!(
         out,
         "also stored          {} states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
         t.unplayable_stored
     )?;
+    // Examples a game can come to: the longest of the reachable positions.
     for (name, l) in [
-        ("win", &t.longest_win),
-        ("lose", &t.longest_lose),
-        ("tie", &t.longest_tie),
+        ("win", &r.longest_win),
+        ("lose", &r.longest_lose),
+        ("tie", &r.longest_tie),
     ] {
         if let Some(e) = &l.example {
             writeln!(out, "longest {name:<5}        {} (e.g. {e})", l.remoteness)?;
@@ -315,6 +375,7 @@ fn tally_half(
     rules: Rules,
     board: Board,
     half: &[(Position, Record)],
+    (reached, index): (&Reached, &StateIndex),
 ) {
     let Some(&(first, _)) = half.first() else {
         return;
@@ -357,10 +418,17 @@ fn tally_half(
         // Indexed, not matched: values come in no order a branch predicts.
         let k = rec.value_index();
         t.by_value[k] += 1;
+        let reachable = reached.contains_class(index, pos);
+        if reachable {
+            t.reached[k] += 1;
+        }
         if k < 3 {
             let r = rec.remoteness();
             if t.longest[k].is_none_or(|(longest, _)| r > longest) {
                 t.longest[k] = Some((r, pos));
+            }
+            if reachable && t.reached_longest[k].is_none_or(|(longest, _)| r > longest) {
+                t.reached_longest[k] = Some((r, pos));
             }
         }
         let own = moves.len() as u64 - if d == 0 { 0 } else { (slides >> (d - 1)) & 1 };
@@ -405,10 +473,22 @@ fn total_rows(r: &Report) -> Vec<Vec<String>> {
         grouped(t.unplayable_stored),
         "states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
     ));
+    let reach = &t.reachable;
+    rows.push(row(
+        "reachable",
+        grouped(reach.positions),
+        &format!(
+            "of them, the ones games reach from the start: {} win, {} lose, {} tie, {} draw",
+            grouped(reach.win),
+            grouped(reach.lose),
+            grouped(reach.tie),
+            grouped(reach.draw)
+        ),
+    ));
     for (name, l) in [
-        ("win", &t.longest_win),
-        ("lose", &t.longest_lose),
-        ("tie", &t.longest_tie),
+        ("win", &reach.longest_win),
+        ("lose", &reach.longest_lose),
+        ("tie", &reach.longest_tie),
     ] {
         if let Some(e) = &l.example {
             rows.push(row(

@@ -6,10 +6,12 @@
 //! crates, as the interface lets a game choose its own solver.
 #![deny(unsafe_code)]
 
+pub mod reach;
 pub mod solve;
 pub mod store;
 pub mod uni;
 
+pub use reach::{reach, Reached};
 pub use solve::memory::{estimate_disk, estimate_memory};
 pub use solve::order::{solve_levels, solve_order};
 pub use solve::{solve, solve_resumable, solve_together, Progress, SolveOptions};

@@ -414,6 +414,25 @@ fn export_summary_and_stats_agree_with_the_solve() {
         _ => "a draw (neither side can force a win)".to_string(),
     };
     assert_eq!(start["result"], expected.as_str());
+    // Positions games reach: fewer than the positions of play (Red to move
+    // on an empty board is one no game comes to), split the same way.
+    let reach = &stats["reachable"];
+    let n = |v: &serde_json::Value| v.as_u64().unwrap();
+    assert!(n(&reach["positions"]) < n(&stats["positions"]), "{reach}");
+    assert_eq!(
+        n(&reach["positions"]),
+        ["win", "lose", "tie", "draw", "unsolved"]
+            .iter()
+            .map(|k| n(&reach[*k]))
+            .sum::<u64>()
+    );
+    for k in ["win", "lose", "tie", "draw"] {
+        assert!(n(&reach[k]) <= n(&stats[k]), "{k}");
+    }
+    // `export --reachable` keeps exactly those rows.
+    let rows = stdout(&topitop(&["export", "--db", &db, "--reachable"]));
+    assert_eq!(rows.lines().count() as u64 - 1, n(&reach["positions"]));
+    assert!(!rows.lines().any(|l| l.starts_with("2_---------\t")));
     let out = dir.join("summary.tsv");
     let o = topitop(&["export", "--db", &db, "--summary", "-o", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -152,8 +152,9 @@ fn stats_report_is_well_formed_self_contained_and_complete() {
     }
     assert_eq!(
         number("longest win"),
-        stats["longest_win"]["remoteness"].to_string()
+        stats["reachable"]["longest_win"]["remoteness"].to_string()
     );
+    assert_eq!(number("reachable"), stats["reachable"]["positions"].to_string());
     assert_eq!(
         number("branching factor"),
         format!("{:.2}", stats["branching_factor"].as_f64().unwrap())

@@ -49,8 +49,8 @@ type Row = (String, String, Record);
 /// that cannot be written.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(
-        args.tier.is_none() && !args.exact,
-        "--tier and --exact are not options of export --game {}, which writes every tier",
+        args.tier.is_none() && !args.exact && !args.reachable,
+        "--tier, --exact and --reachable are not options of export --game {}, which writes every tier",
         game.name()
     );
     if args.format == Format::Parquet {
@@ -268,6 +268,10 @@ pub struct Args {
     /// of positions.
     #[arg(long)]
     pub summary: bool,
+    /// Keep only the positions games reach from the start (a forward pass
+    /// first); without it, every position of play.
+    #[arg(long)]
+    pub reachable: bool,
     /// With --format gamesman-classic: compress at GamesmanClassic's own
     /// zlib level, for files byte-identical to its solve's (about 3 times
     /// slower; the default level gives the same uncompressed files).
