@@ -18,9 +18,7 @@ pub struct Reached {
 impl Reached {
     /// True when play reaches `pos`'s symmetry class.
     pub fn contains(&self, index: &StateIndex, pos: Position) -> bool {
-        index
-            .index(symmetry::canonical(pos))
-            .is_ok_and(|i| self.bits[(i / 64) as usize] >> (i % 64) & 1 == 1)
+        self.contains_class(index, symmetry::canonical(pos))
     }
 
     /// True when play reaches `pos`, the canonical form of its class (as a

@@ -283,18 +283,23 @@ fn page_route(snapshot: &Snapshot, path: &str, rest: &[&str], query: Option<&str
             Err(reply) => reply,
         },
         ["position", game, id] => match variant(game, id) {
-            Ok(v) => {
-                let p = param(query, "p");
-                let mut reply = position(v.as_ref(), p.clone());
-                if reply.status == StatusCode::OK {
-                    let turn = p.as_deref().and_then(|p| v.turn(p));
-                    if let Ok(mut object) = serde_json::from_slice::<serde_json::Value>(&reply.body) {
-                        object["turn"] = json!(turn);
-                        reply.body = to_json(&object);
+            Ok(v) => match position_object(v.as_ref(), param(query, "p")) {
+                Ok((p, object)) => {
+                    /// GamesmanUni's position object and the player to move.
+                    #[derive(Serialize)]
+                    struct WithTurn<'a> {
+                        #[serde(flatten)]
+                        object: &'a crate::response::PositionResponse,
+                        turn: Option<&'static str>,
                     }
+                    let turn = v.turn(&p);
+                    Reply::ok(to_json(&WithTurn {
+                        object: &object,
+                        turn,
+                    }))
                 }
-                reply
-            }
+                Err(reply) => reply,
+            },
             Err(reply) => reply,
         },
         [] | ["page.js"] | ["page.css"] => match page::asset(rest.first().copied().unwrap_or("")) {
@@ -327,27 +332,40 @@ fn param(query: Option<&str>, name: &str) -> Option<String> {
 
 /// Route 4: the position object of `p`, or why there is none.
 fn position(v: &dyn ServedVariant, p: Option<String>) -> Reply {
+    match position_object(v, p) {
+        Ok((_, r)) => Reply::ok(to_json(&r)),
+        Err(reply) => reply,
+    }
+}
+
+/// The position string `p` and its position object, or the error answer:
+/// what route 4 and the page's position route share.
+fn position_object(
+    v: &dyn ServedVariant,
+    p: Option<String>,
+) -> Result<(String, crate::response::PositionResponse), Reply> {
     let Some(p) = p else {
-        return Reply::error(
+        return Err(Reply::error(
             StatusCode::BAD_REQUEST,
             format!(
                 "Invalid Position: missing query parameter p (e.g. ?p={})",
                 v.start()
             ),
-        );
+        ));
     };
     match v.position(&p) {
-        Ok(r) => Reply::ok(to_json(&r)),
-        Err(PositionError::Invalid(why)) => {
-            Reply::error(StatusCode::BAD_REQUEST, format!("Invalid Position: {why}"))
-        }
+        Ok(r) => Ok((p, r)),
+        Err(PositionError::Invalid(why)) => Err(Reply::error(
+            StatusCode::BAD_REQUEST,
+            format!("Invalid Position: {why}"),
+        )),
         Err(PositionError::Database(e)) => {
             // The details name server files: they go to the log only.
             tracing::error!(position = %p, error = %e, "database read failed");
-            Reply::error(
+            Err(Reply::error(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "database error: the records of this position cannot be read (details in the server log)",
-            )
+            ))
         }
     }
 }
