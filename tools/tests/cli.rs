@@ -661,13 +661,20 @@ fn any_position_finds_its_exported_row_through_canonical() {
     // Many at once, for a join: a row each, a bad line marked.
     let o = topitop_with_input(
         &["canonical", "--budget", "2/2/2/2"],
-        format!("{opening}\nnonsense\n").as_bytes(),
+        &[format!("{opening}\nnonsense\n").as_bytes(), b"\xff\xfe\n"].concat(),
     );
     assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("2 input lines were not valid"),
+        "{}",
+        stderr(&o)
+    );
     let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
     assert_eq!(lines[0], "position\tcanonical");
     assert_eq!(lines[1], format!("{opening}\t{key}"));
     assert!(lines[2].starts_with("nonsense\terror: "), "{lines:?}");
+    // A line that is not text is not skipped: it is an error row too.
+    assert_eq!(lines[3], "\terror: the line is not valid UTF-8", "{lines:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

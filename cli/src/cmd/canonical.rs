@@ -42,11 +42,13 @@ pub fn answer(args: &Args, canonical_of: impl Fn(&str) -> anyhow::Result<String>
     let mut errors = 0;
     let mut input = std::io::stdin().lock();
     while let Some(line) = next_line(&mut input)? {
+        // Blank lines and comments are skipped; a line that is not text
+        // (not UTF-8, or too long) is an error row like a bad position.
         let text = match &line {
             Line::Text(t) => t.trim().to_string(),
             _ => String::new(),
         };
-        if text.is_empty() || text.starts_with('#') {
+        if matches!(line, Line::Text(_)) && (text.is_empty() || text.starts_with('#')) {
             continue;
         }
         match line
