@@ -1,9 +1,70 @@
-//! Progress on long work: a bar with ETA and rate on a terminal, nothing
-//! otherwise.
+//! Progress on long work: a bar with ETA and rate on a terminal; where
+//! standard error is not a terminal (a log, a pipe), a plain line every
+//! [`LOG_EVERY`], so that a long run in a log still says how far it is and
+//! a short one says nothing.
 
 use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+
+/// How often a plain progress line is written where there is no bar.
+pub const LOG_EVERY: Duration = Duration::from_secs(30);
+
+/// Plain progress lines for standard error that is not a terminal: the
+/// fraction done, the time so far and the time left at the rate so far.
+struct Log {
+    what: String,
+    start: Instant,
+    last: Instant,
+}
+
+impl Log {
+    fn new(what: &str) -> Log {
+        let now = Instant::now();
+        Log {
+            what: what.to_string(),
+            start: now,
+            last: now,
+        }
+    }
+
+    /// Writes a line if [`LOG_EVERY`] has passed since the last; `detail`
+    /// is added in parentheses.
+    fn tick(&mut self, done: u64, total: u64, unit: &str, detail: impl FnOnce() -> String) {
+        if self.last.elapsed() < LOG_EVERY || total == 0 {
+            return;
+        }
+        self.last = Instant::now();
+        let elapsed = self.start.elapsed();
+        let fraction = done as f64 / total as f64;
+        let left = if fraction > 0.0 {
+            format!(
+                ", about {} left",
+                clock(elapsed.mul_f64((1.0 - fraction) / fraction))
+            )
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "{}: {:.1}% of {unit}, {} elapsed{left} ({})",
+            self.what,
+            100.0 * fraction,
+            clock(elapsed),
+            detail()
+        );
+    }
+}
+
+/// `d` as `1h02m03s`, `2m03s` or `3s`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, sec) => format!("{sec}s"),
+        (0, m, sec) => format!("{m}m{sec:02}s"),
+        (h, m, sec) => format!("{h}h{m:02}m{sec:02}s"),
+    }
+}
 
 /// A solve's state when a tier finishes.
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +84,8 @@ pub struct TierDone {
 /// A tier-by-tier progress bar, one line of [`TierBars`].
 pub struct TierBar {
     bar: Option<ProgressBar>,
+    /// Where there is no bar.
+    log: Option<Log>,
     solved: u64,
 }
 
@@ -42,12 +105,18 @@ impl TierBar {
             b.set_message(what.to_string());
             b
         });
-        TierBar { bar, solved: 0 }
+        let log = bar.is_none().then(|| Log::new(what));
+        TierBar { bar, log, solved: 0 }
     }
 
     /// Records one finished tier.
     pub fn update(&mut self, p: TierDone) {
         self.solved += p.solved;
+        if let Some(log) = &mut self.log {
+            log.tick(p.positions_done, p.positions_total, "positions", || {
+                format!("{}/{} tiers", p.tiers_done, p.tiers_total)
+            });
+        }
         if let Some(b) = &self.bar {
             b.set_length(p.positions_total);
             b.set_position(p.positions_done);
@@ -97,12 +166,18 @@ impl TierBars {
 }
 
 /// A plain counting bar (blocks, positions, ...).
-pub struct CountBar(Option<ProgressBar>);
+pub struct CountBar {
+    bar: Option<ProgressBar>,
+    /// Where there is no bar.
+    log: Option<std::sync::Mutex<Log>>,
+    unit: String,
+}
 
 impl CountBar {
-    /// A bar labelled `what` counting `unit`, shown only on a terminal.
+    /// A bar labelled `what` counting `unit`, shown on a terminal (plain
+    /// lines now and then elsewhere).
     pub fn new(what: &str, unit: &str) -> CountBar {
-        CountBar(std::io::stderr().is_terminal().then(|| {
+        let bar = std::io::stderr().is_terminal().then(|| {
             let b = ProgressBar::new(0);
             let template =
                 format!("{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit}, {{elapsed}} elapsed, ETA {{eta}}");
@@ -113,21 +188,45 @@ impl CountBar {
             );
             b.set_message(what.to_string());
             b
-        }))
+        });
+        let log = bar.is_none().then(|| std::sync::Mutex::new(Log::new(what)));
+        CountBar {
+            bar,
+            log,
+            unit: unit.to_string(),
+        }
     }
 
     /// `done` of `total` finished.
     pub fn set(&self, done: u64, total: u64) {
-        if let Some(b) = &self.0 {
+        if let Some(b) = &self.bar {
             b.set_length(total);
             b.set_position(done);
+        }
+        if let Some(log) = &self.log {
+            if let Ok(mut log) = log.lock() {
+                log.tick(done, total, &self.unit, || format!("{done}/{total}"));
+            }
         }
     }
 
     /// Clears the bar.
     pub fn finish(self) {
-        if let Some(b) = self.0 {
+        if let Some(b) = self.bar {
             b.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clock;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_read_as_a_clock() {
+        assert_eq!(clock(Duration::from_millis(3900)), "3s");
+        assert_eq!(clock(Duration::from_secs(123)), "2m03s");
+        assert_eq!(clock(Duration::from_secs(3723)), "1h02m03s");
     }
 }

@@ -10,7 +10,7 @@ use std::io::Write;
 
 use anyhow::Context;
 use rayon::prelude::*;
-use topitop_game::{Budget, Player, Position, Tier, Value};
+use topitop_game::{symmetry, Budget, Player, Position, Tier, Value};
 use topitop_game_solved::value_name;
 use topitop_table::Record;
 
@@ -55,8 +55,29 @@ pub fn piece_counts(pos: Position, budget: Budget) -> [u8; 9] {
     ]
 }
 
-/// Runs `export`. One row per symmetry class (the canonical position).
+/// A row of the positions table.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    /// The row's position.
+    pub pos: Position,
+    /// The position the database stores for its symmetry class (the
+    /// `canonical` column of `--all-symmetries`).
+    pub key: Position,
+    /// Its value and remoteness.
+    pub rec: Record,
+    /// Whether games reach it (the `reachable` column of
+    /// `--mark-reachable`).
+    pub reachable: bool,
+}
+
+/// What rows a stored position gives: none if the filters drop it, one,
+/// or with `--all-symmetries` one for each position of its class.
+pub type Rows<'a> = dyn Fn(Position, Record, &mut Vec<Row>) + Sync + 'a;
+
+/// Runs `export`. One row per symmetry class (the canonical position), or
+/// with `--all-symmetries` one per position.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    args.check_extras()?;
     if args.format == Format::GamesmanClassic {
         return gamesman_classic::run(&args);
     }
@@ -84,18 +105,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     // Only positions of play: every row is one `query` answers.
     let budget = db.rules().budget();
-    let reached = args
-        .reachable
-        .then(|| topitop_game_solved::reach(db.rules(), db.index()));
-    let keep = |pos: Position, rec: Record| {
-        pos.is_valid(budget)
-            && reached.as_ref().is_none_or(|r| r.contains_class(db.index(), pos))
+    let reached =
+        (args.reachable || args.mark_reachable).then(|| topitop_game_solved::reach(db.rules(), db.index()));
+    let symmetric = db.header().symmetric;
+    let rows_of = |pos: Position, rec: Record, out: &mut Vec<Row>| {
+        let reachable = reached
+            .as_ref()
+            .is_none_or(|r| r.contains_class(db.index(), symmetry::canonical(pos)));
+        let keep = pos.is_valid(budget)
+            && (reachable || !args.reachable)
             && args.tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
-            && (values.is_empty() || rec.value().is_some_and(|v| values.contains(&v)))
+            && (values.is_empty() || rec.value().is_some_and(|v| values.contains(&v)));
+        if !keep {
+            return;
+        }
+        let row = |image: Position| Row {
+            pos: image,
+            key: pos,
+            rec,
+            reachable,
+        };
+        if args.all_symmetries && symmetric {
+            out.extend(symmetry::images_of(pos).into_iter().map(row));
+        } else {
+            out.push(row(pos));
+        }
     };
     if args.format == Format::Parquet && !args.summary {
         let about = parquet::metadata(&db, "positions", args.tier, &values);
-        parquet::write_positions(output.writer(), &db, blocks, &keep, about)?;
+        parquet::write_positions(output.writer(), &db, blocks, &rows_of, &args, about)?;
         if let Some(p) = output.finish()? {
             eprintln!("wrote {}", p.display());
         }
@@ -105,21 +143,46 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let bar = CountBar::new("exporting", "blocks");
     let total = blocks.len() as u64;
     let mut summary: BTreeMap<(u64, &'static str, i64), u64> = BTreeMap::new();
+    let extras = args.extra_columns();
     if !args.summary {
-        match args.format {
-            Format::Tsv => writeln!(out, "{}", COLUMNS.join("\t"))?,
-            Format::Csv => writeln!(out, "{}", COLUMNS.join(","))?,
-            Format::Jsonl | Format::Parquet | Format::GamesmanClassic => {}
+        let sep = match args.format {
+            Format::Tsv => Some("\t"),
+            Format::Csv => Some(","),
+            Format::Jsonl | Format::Parquet | Format::GamesmanClassic => None,
+        };
+        if let Some(sep) = sep {
+            writeln!(
+                out,
+                "{}",
+                COLUMNS
+                    .iter()
+                    .chain(&extras)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(sep)
+            )?;
         }
     }
     let chunk = 64;
     let list: Vec<usize> = blocks.collect();
     for (k, part) in list.chunks(chunk).enumerate() {
-        let rows: Vec<Vec<(Position, Record)>> = part
+        let rows: Vec<Vec<Row>> = part
             .par_iter()
-            .map(|&b| db.block_positions(b))
-            .collect::<Result<_, _>>()?;
-        for (pos, rec) in rows.into_iter().flatten().filter(|&(p, r)| keep(p, r)) {
+            .map(|&b| {
+                let mut rows = Vec::new();
+                for (pos, rec) in db.block_positions(b)? {
+                    rows_of(pos, rec, &mut rows);
+                }
+                Ok(rows)
+            })
+            .collect::<anyhow::Result<_>>()?;
+        for Row {
+            pos,
+            key,
+            rec,
+            reachable,
+        } in rows.into_iter().flatten()
+        {
             let tier = Tier::of(pos.board()).number();
             let value = value_name(rec);
             let rem = if rec.value() == Some(Value::Draw) {
@@ -141,6 +204,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         line.push_str(sep);
                         line.push_str(&n.to_string());
                     }
+                    if args.all_symmetries {
+                        line.push_str(sep);
+                        line.push_str(&key.to_string());
+                    }
+                    if args.mark_reachable {
+                        line.push_str(sep);
+                        line.push_str(if reachable { "true" } else { "false" });
+                    }
                     writeln!(out, "{line}")?
                 }
                 Format::Jsonl => {
@@ -155,6 +226,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     )?;
                     for (name, n) in COLUMNS[4..].iter().zip(counts) {
                         write!(out, ",\"{name}\":{n}")?;
+                    }
+                    if args.all_symmetries {
+                        write!(out, ",\"canonical\":\"{key}\"")?;
+                    }
+                    if args.mark_reachable {
+                        write!(out, ",\"reachable\":{reachable}")?;
                     }
                     writeln!(out, "}}")?
                 }

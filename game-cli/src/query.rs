@@ -1,7 +1,7 @@
 //! `topitop query`: a position's value and remoteness and every move's,
 //! as GamesmanUni shows them.
 
-use topitop_cli::cmd::query::{answer_lines, answer_one, Args};
+use topitop_cli::cmd::query::{answer_lines, answer_one, Answer, Args};
 use topitop_game::parse_position;
 use topitop_game_solved::respond;
 
@@ -11,16 +11,17 @@ use crate::options::DbOptions;
 pub fn run(args: Args) -> anyhow::Result<()> {
     let db = args.db.open()?;
     let rules = db.rules();
+    let answer = |text: &str| -> anyhow::Result<Answer> {
+        let pos = parse_position(text, rules.budget())?;
+        Ok(Answer {
+            object: respond(&db, rules, pos)?,
+            record: db.get(pos)?,
+            reachable: rules.is_reachable(pos),
+        })
+    };
     match &args.position {
-        Some(p) => {
-            let pos = parse_position(p, rules.budget())?;
-            answer_one(args.json, respond(&db, rules, pos)?, CHILD_WIDTH)
-        }
-        None => answer_lines(args.json, |text| {
-            let pos = parse_position(text, rules.budget())?;
-            let r = respond(&db, rules, pos)?;
-            Ok((db.get(pos)?, r))
-        }),
+        Some(p) => answer_one(args.json, &answer(p)?, CHILD_WIDTH),
+        None => answer_lines(args.json, answer),
     }
 }
 

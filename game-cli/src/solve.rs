@@ -106,12 +106,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     topitop_cli::common::init_threads(args.threads)?;
     let symmetric = !args.no_symmetry;
-    check_memory(
+    let need = check_memory(
         rules[0].budget(),
         symmetric,
         rules.len(),
         args.ignore_memory_estimate,
     )?;
+    if need >= LARGE {
+        // A solve this size runs for minutes: say so before any of it.
+        let states = topitop_game::StateIndex::new(rules[0].budget()).len();
+        eprintln!(
+            "solving budget {}{}: {states} states ({}), about {:.1} GB of memory at the peak",
+            rules[0].budget(),
+            if rules.len() > 1 {
+                format!(", {} rulesets together", rules.len())
+            } else {
+                String::new()
+            },
+            if symmetric {
+                "one of each symmetry class solved"
+            } else {
+                "all solved"
+            },
+            need as f64 / 1e9
+        );
+    }
     create_out_dir(&args.out)?;
     check_space(&args.out, &rules, symmetric)?;
     let grace = Duration::from_secs(args.checkpoint_after);
@@ -261,12 +280,15 @@ fn report(
     writeln!(out, "largest remoteness: {}", header.max_remoteness)
 }
 
+/// An estimated peak from which `solve` says what it is about to take on.
+const LARGE: u64 = 1 << 30;
+
 /// Refuses a solve whose estimated peak memory exceeds what the machine
-/// has available, unless told to go ahead.
-fn check_memory(budget: Budget, symmetric: bool, rulesets: usize, ignore: bool) -> anyhow::Result<()> {
+/// has available, unless told to go ahead; returns the estimate.
+fn check_memory(budget: Budget, symmetric: bool, rulesets: usize, ignore: bool) -> anyhow::Result<u64> {
     let need = estimate_memory(budget, symmetric, rayon::current_num_threads(), rulesets);
     let Some(available) = available_memory() else {
-        return Ok(());
+        return Ok(need);
     };
     anyhow::ensure!(
         ignore || need <= available,
@@ -281,7 +303,7 @@ fn check_memory(budget: Budget, symmetric: bool, rulesets: usize, ignore: bool) 
         need as f64 / 1e9,
         available as f64 / 1e9
     );
-    Ok(())
+    Ok(need)
 }
 
 /// Bytes of memory available to a new process (Linux's MemAvailable), if

@@ -1,6 +1,7 @@
 //! The forward pass against a plain search: every position a game can come
 //! to, found by recursion over the rules without symmetry, must be the
-//! classes [`reach`] marks, no more and no fewer.
+//! classes [`reach`] marks, no more and no fewer; and the backward search
+//! for one position ([`Rules::is_reachable`]) must agree with both.
 
 use std::collections::HashSet;
 
@@ -31,7 +32,12 @@ fn check(budget: &str, ruleset: Ruleset) {
     let mut marked = 0u64;
     for i in 0..index.len() {
         let p = index.position(i).unwrap();
-        if p == symmetry::canonical(p) && reached.contains(&index, p) {
+        if p != symmetry::canonical(p) {
+            continue;
+        }
+        let found = reached.contains(&index, p);
+        assert_eq!(rules.is_reachable(p), found, "{p}: backward and forward disagree");
+        if found {
             marked += 1;
             assert!(classes.contains(&p), "{p} marked but not reachable");
         }

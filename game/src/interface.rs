@@ -56,6 +56,14 @@ impl Game for Rules {
         pos.validate(self.budget()).map_err(|e| e.to_string())
     }
 
+    fn images(&self, pos: &Position) -> Vec<Position> {
+        crate::symmetry::images_of(*pos)
+    }
+
+    fn reachable(&self, pos: &Position) -> bool {
+        self.is_reachable(*pos)
+    }
+
     fn parse_position(&self, text: &str) -> Result<Position, String> {
         parse_position(text, self.budget()).map_err(|e| e.to_string())
     }

@@ -6,6 +6,7 @@
 //! This crate knows nothing of storage or FFI.
 #![forbid(unsafe_code)]
 
+mod ancestry;
 pub mod board;
 pub mod budget;
 pub mod cell;

@@ -324,10 +324,16 @@ pub fn canonical_with_map(pos: Position) -> (Position, Symmetry) {
         .unwrap_or((pos, Symmetry::Identity))
 }
 
-/// The number of distinct images of `pos` (1, 2, 4 or 8).
-pub fn orbit_size(pos: Position) -> usize {
-    let mut images: Vec<u64> = Symmetry::ALL.iter().map(|&s| transform(pos, s).bits()).collect();
+/// The distinct images of `pos` (1, 2, 4 or 8), smallest first: the
+/// canonical form, then the others in the order of their bits.
+pub fn images_of(pos: Position) -> Vec<Position> {
+    let mut images: Vec<Position> = Symmetry::ALL.iter().map(|&s| transform(pos, s)).collect();
     images.sort_unstable();
     images.dedup();
-    images.len()
+    images
+}
+
+/// The number of distinct images of `pos` (1, 2, 4 or 8).
+pub fn orbit_size(pos: Position) -> usize {
+    images_of(pos).len()
 }

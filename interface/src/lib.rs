@@ -62,7 +62,9 @@ pub trait Game: Send + Sync {
     /// (a primitive position), else `None`.
     fn primitive(&self, pos: &Self::Position) -> Option<Value>;
 
-    /// Why `pos` is not a position play reaches, if it is not.
+    /// Why `pos` is not a position of play, if it is not: a position the
+    /// game can continue from or has ended in, that the solver gives a
+    /// value.
     ///
     /// # Errors
     /// The rule it breaks, in words.
@@ -85,6 +87,15 @@ pub trait Game: Send + Sync {
 
     /// The string of `mv`.
     fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Optional: whether some game played from [`Game::start`] comes to
+    /// `pos`, a position [`Game::check`] accepts. By default every
+    /// position of play is reachable; a game whose positions of play
+    /// include some that no game comes to (Topitop's `2_---------`, the
+    /// second player to move on an empty board) says which.
+    fn reachable(&self, _pos: &Self::Position) -> bool {
+        true
+    }
 
     /// Optional: the players' names, first player first.
     fn player_names(&self) -> [&'static str; 2] {
@@ -146,6 +157,12 @@ pub trait Game: Send + Sync {
     /// instead). By default none: the page draws plain discs.
     fn board_art(&self) -> BoardArt {
         BoardArt::default()
+    }
+
+    /// Optional: every position of `pos`'s symmetry class, `pos` among
+    /// them, each once; by default `pos` alone (no symmetries).
+    fn images(&self, pos: &Self::Position) -> Vec<Self::Position> {
+        vec![*pos]
     }
 
     /// Optional: the representative of `pos`'s symmetry class. Every

@@ -285,17 +285,19 @@ fn page_route(snapshot: &Snapshot, path: &str, rest: &[&str], query: Option<&str
         ["position", game, id] => match variant(game, id) {
             Ok(v) => match position_object(v.as_ref(), param(query, "p")) {
                 Ok((p, object)) => {
-                    /// GamesmanUni's position object and the player to move.
+                    /// GamesmanUni's position object, the player to move and
+                    /// whether games come to the position.
                     #[derive(Serialize)]
                     struct WithTurn<'a> {
                         #[serde(flatten)]
                         object: &'a crate::response::PositionResponse,
                         turn: Option<&'static str>,
+                        reachable: Option<bool>,
                     }
-                    let turn = v.turn(&p);
                     Reply::ok(to_json(&WithTurn {
                         object: &object,
-                        turn,
+                        turn: v.turn(&p),
+                        reachable: v.reachable(&p),
                     }))
                 }
                 Err(reply) => reply,
@@ -416,6 +418,9 @@ mod tests {
         fn turn(&self, p: &str) -> Option<&'static str> {
             (p == "s").then_some("first player")
         }
+        fn reachable(&self, p: &str) -> Option<bool> {
+            (p == "s").then_some(false)
+        }
     }
 
     fn game(id: &str, variants: &[&'static str]) -> ServedGame {
@@ -508,6 +513,7 @@ mod tests {
         let (_, uni) = get(&app, "/two/a/positions", Some("p=s"));
         let mut with_turn = uni.clone();
         with_turn["turn"] = "first player".into();
+        with_turn["reachable"] = false.into();
         assert_eq!(p, with_turn);
         let e = error_of(&app, "/ui/position/two/a", Some("p=t"), StatusCode::BAD_REQUEST);
         assert!(e.contains("no position"), "{e}");

@@ -91,6 +91,11 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
         Some(self.game.player_names()[self.game.player_to_move(&pos)])
     }
 
+    fn reachable(&self, p: &str) -> Option<bool> {
+        let pos = self.game.parse_position(p).ok()?;
+        Some(self.game.reachable(&pos))
+    }
+
     fn board_art(&self) -> BoardArt {
         self.game.board_art()
     }

@@ -62,6 +62,9 @@ pub trait ServedVariant: Send + Sync {
     /// The name of the player to move in the position string `p`, if it
     /// is a position of the variant.
     fn turn(&self, p: &str) -> Option<&'static str>;
+    /// Whether some game from the start comes to the position string `p`,
+    /// if it is a position of the variant.
+    fn reachable(&self, p: &str) -> Option<bool>;
     /// The drawings of the pieces and board for the browser page (by
     /// default none: plain discs).
     fn board_art(&self) -> BoardArt {

@@ -25,15 +25,22 @@ mod tests {
             eprintln!("no /proc/self/stat here: skipped");
             return;
         };
+        // Spin until the count has grown by 200 ms of CPU: on a loaded
+        // machine that takes longer than 200 ms of wall time, so the
+        // deadline is generous; a count that never moves fails it.
         let start = std::time::Instant::now();
         let mut x = 1u64;
-        while start.elapsed() < Duration::from_millis(300) {
-            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        let mut after = before;
+        while after < before + Duration::from_millis(200) && start.elapsed() < Duration::from_secs(60) {
+            for _ in 0..1_000_000 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+            after = cpu_time().unwrap();
         }
-        let after = cpu_time().unwrap();
         assert!(
             after >= before + Duration::from_millis(200),
-            "{before:?} -> {after:?}"
+            "{before:?} -> {after:?} in {:?}",
+            start.elapsed()
         );
     }
 }

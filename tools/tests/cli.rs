@@ -294,18 +294,23 @@ fn verify_reports_a_corrupt_file() {
 
 /// A solved 2/2/2/2 game in a fresh directory: (dir, db path).
 fn small_db(name: &str, variant: &str) -> (std::path::PathBuf, String) {
+    solved(name, variant, "2/2/2/2")
+}
+
+/// A solved game of `budget` in a fresh directory: (dir, db path).
+fn solved(name: &str, variant: &str, budget: &str) -> (std::path::PathBuf, String) {
     let dir = temp_dir(name);
     let o = topitop(&[
         "solve",
         "--out",
         dir.to_str().unwrap(),
         "--budget",
-        "2/2/2/2",
+        budget,
         "--variant",
         variant,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let db = dir.join(format!("topitop_v1_{variant}_2-2-2-2.db"));
+    let db = dir.join(format!("topitop_v1_{variant}_{}.db", budget.replace('/', "-")));
     assert!(
         stdout(&o).contains(&format!("wrote {}", db.display())),
         "{}",
@@ -703,6 +708,115 @@ fn every_export_format_has_the_same_columns_and_the_tier_decoded() {
         for k in 0..4 {
             assert_eq!(n(5 + k) + n(9 + k), 2, "{line}");
         }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn all_symmetries_gives_every_position_a_row_and_reachability_is_marked() {
+    // The smallest budget: every one of its 85,000 positions goes through
+    // `canonical` and `query`.
+    let (dir, db) = solved("images", "0", "1/1/1/1");
+    let plain = stdout(&topitop(&["export", "--db", &db]));
+    let o = topitop(&["export", "--db", &db, "--all-symmetries", "--mark-reachable"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let all = stdout(&o);
+    let header: Vec<&str> = all.lines().next().unwrap().split('\t').collect();
+    assert_eq!(header[13..], ["canonical", "reachable"], "{header:?}");
+    let rows: Vec<Vec<&str>> = all.lines().skip(1).map(|l| l.split('\t').collect()).collect();
+    // The rows whose position is their class's key are the plain export,
+    // column for column; every other row repeats its key's 13 columns but
+    // the position.
+    let keyed: std::collections::HashMap<&str, &Vec<&str>> =
+        rows.iter().filter(|r| r[0] == r[13]).map(|r| (r[0], r)).collect();
+    let plain_rows: Vec<&str> = plain.lines().skip(1).collect();
+    assert_eq!(keyed.len(), plain_rows.len());
+    for line in &plain_rows {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(keyed[f[0]][..13], f[..], "{line}");
+    }
+    let mut seen = std::collections::HashSet::new();
+    for r in &rows {
+        assert!(seen.insert(r[0]), "{} twice", r[0]);
+        assert_eq!(keyed[r[13]][1..], r[1..], "{r:?}");
+    }
+    assert!(rows.len() > 4 * plain_rows.len(), "{} rows", rows.len());
+    // The opening B3 is no class's key, and still has its row.
+    let opening = rows
+        .iter()
+        .find(|r| r[0] == "2_--B------")
+        .expect("a row for 2_--B------");
+    assert_ne!(opening[13], opening[0]);
+    // `canonical` names the same key for every row, and `query` says the
+    // same of reachability.
+    let positions: String = rows.iter().map(|r| format!("{}\n", r[0])).collect();
+    let o = topitop_with_input(&["canonical", "--budget", "1/1/1/1"], positions.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (line, r) in stdout(&o).lines().skip(1).zip(&rows) {
+        assert_eq!(line, format!("{}\t{}", r[0], r[13]));
+    }
+    let o = topitop_with_input(&["query", "--db", &db], positions.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let answers = stdout(&o);
+    assert_eq!(
+        answers.lines().next().unwrap().split('\t').next_back(),
+        Some("reachable")
+    );
+    let mut unreachable = 0;
+    for (line, r) in answers.lines().skip(1).zip(&rows) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!((f[0], f[6]), (r[0], r[14]), "{line}");
+        unreachable += usize::from(r[14] == "false");
+    }
+    assert!(unreachable > 0, "Red to move on an empty board is one");
+    assert!(rows.iter().any(|r| r[0] == "2_---------" && r[14] == "false"));
+    // The classes marked reachable are those `stats` counts and
+    // `--reachable` keeps.
+    let stats: serde_json::Value =
+        serde_json::from_str(&stdout(&topitop(&["stats", "--db", &db, "--json"]))).unwrap();
+    let marked = stdout(&topitop(&["export", "--db", &db, "--mark-reachable"]));
+    let kept = stdout(&topitop(&["export", "--db", &db, "--reachable"]));
+    let trues: Vec<&str> = marked
+        .lines()
+        .skip(1)
+        .filter(|l| l.ends_with("\ttrue"))
+        .map(|l| l.rsplit_once('\t').unwrap().0)
+        .collect();
+    assert_eq!(
+        trues.len() as u64,
+        stats["reachable"]["positions"].as_u64().unwrap()
+    );
+    assert_eq!(trues, kept.lines().skip(1).collect::<Vec<_>>());
+    // Columns only the positions table has.
+    let o = topitop(&["export", "--db", &db, "--summary", "--mark-reachable"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--mark-reachable adds a column"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn query_says_whether_a_game_comes_to_the_position() {
+    let (dir, db) = small_db("reach", "0");
+    for (pos, reachable) in [
+        ("1_---------", true),
+        ("2_--B------", true),
+        ("2_---------", false),
+        ("1_--------R", false),
+    ] {
+        let o = topitop(&["query", pos, "--db", &db, "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["reachable"], reachable, "{pos}");
+        let text = stdout(&topitop(&["query", pos, "--db", &db]));
+        assert_eq!(
+            text.contains("no game from the start comes to"),
+            !reachable,
+            "{text}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }

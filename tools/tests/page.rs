@@ -107,6 +107,18 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     browser.type_into("#position", typed);
     browser.click("#position-form button[type=submit]");
     shows(&browser, typed, &query(d, &topitop_game, typed));
+    // One that no game comes to is shown, and said to be so.
+    browser.type_into("#position", "2_---------");
+    browser.click("#position-form button[type=submit]");
+    shows(&browser, "2_---------", &query(d, &topitop_game, "2_---------"));
+    let status = browser.eval("return document.getElementById('status').textContent");
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .ends_with("No game from the start comes to this position."),
+        "{status}"
+    );
 
     // Another game, picked from the variant list.
     browser.click("#variant option[data-game=\"topolo\"][data-variant=\"3x3\"]");

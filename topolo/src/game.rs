@@ -126,6 +126,13 @@ impl Game for Topolo {
         Topolo::canonical(self, pos)
     }
 
+    fn images(&self, pos: &Position) -> Vec<Position> {
+        let mut all = Topolo::images(self, pos).to_vec();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
     fn title(&self) -> String {
         "Topolo".into()
     }

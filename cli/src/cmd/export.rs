@@ -3,10 +3,13 @@
 //! or Parquet, or counts by value and remoteness with `--summary`.
 //!
 //! Columns: `position` (the game's string), `tier` (the game's tier name),
-//! `value`, `remoteness` (empty or null for a draw). Parquet: `position`
-//! and `tier` strings, `value` a dictionary of the value names,
-//! `remoteness` u16 (null for draws), zstd pages, the game in the file's
-//! key-value metadata (`topitop.game`, `.variant`, `.program`, `.table`).
+//! `value`, `remoteness` (empty or null for a draw); then, when asked,
+//! `canonical` (`--all-symmetries`: the stored position of the row's
+//! symmetry class) and `reachable` (`--mark-reachable`). Parquet:
+//! `position`, `tier` and `canonical` strings, `value` a dictionary of the
+//! value names, `remoteness` u16 (null for draws), `reachable` boolean,
+//! zstd pages, the game in the file's key-value metadata (`topitop.game`,
+//! `.variant`, `.program`, `.table`).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -14,7 +17,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::types::Int8Type;
-use arrow_array::{ArrayRef, DictionaryArray, Int8Array, RecordBatch, StringArray, UInt16Array};
+use arrow_array::{
+    ArrayRef, BooleanArray, DictionaryArray, Int8Array, RecordBatch, StringArray, UInt16Array,
+};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
@@ -39,8 +44,16 @@ fn value_key(v: Value) -> i8 {
     }
 }
 
-/// A row: position, tier, record.
-type Row = (String, String, Record);
+/// A row of the positions table.
+struct Row {
+    position: String,
+    tier: String,
+    record: Record,
+    /// The class's stored position, with `--all-symmetries`.
+    canonical: Option<String>,
+    /// With `--mark-reachable`.
+    reachable: Option<bool>,
+}
 
 /// Runs `export` on `game`.
 ///
@@ -49,10 +62,11 @@ type Row = (String, String, Record);
 /// that cannot be written.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(
-        args.tier.is_none() && !args.exact && !args.reachable,
-        "--tier, --exact and --reachable are not options of export --game {}, which writes every tier",
+        args.tier.is_none() && !args.exact,
+        "--tier and --exact are not options of export --game {}, which writes every tier",
         game.name()
     );
+    args.check_extras()?;
     if args.format == Format::Parquet {
         check_target(args.out.as_deref())?;
     }
@@ -84,7 +98,25 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             let pos = game
                 .position(tier, i as u64)
                 .ok_or_else(|| anyhow::anyhow!("tier {name} index {i} holds a record but no position"))?;
-            rows.push((game.format_position(&pos), name.clone(), *rec));
+            let reachable = game.reachable(&pos);
+            if args.reachable && !reachable {
+                continue;
+            }
+            let row = |image: &G::Position, canonical: Option<String>| Row {
+                position: game.format_position(image),
+                tier: name.clone(),
+                record: *rec,
+                canonical,
+                reachable: args.mark_reachable.then_some(reachable),
+            };
+            if args.all_symmetries {
+                let key = game.format_position(&pos);
+                for image in game.images(&pos) {
+                    rows.push(row(&image, Some(key.clone())));
+                }
+            } else {
+                rows.push(row(&pos, None));
+            }
         }
     }
     let meta = |table: &str| {
@@ -105,14 +137,18 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     let out = output.writer();
     if args.summary {
         let mut counts: BTreeMap<(String, &'static str, i64), u64> = BTreeMap::new();
-        for (_, tier, rec) in &rows {
-            let rem = if rec.value() == Some(Value::Draw) {
+        for Row { tier, record, .. } in &rows {
+            let rem = if record.value() == Some(Value::Draw) {
                 -1
             } else {
-                i64::from(rec.remoteness())
+                i64::from(record.remoteness())
             };
-            *counts.entry(("all".into(), value_name(*rec), rem)).or_default() += 1;
-            *counts.entry((tier.clone(), value_name(*rec), rem)).or_default() += 1;
+            *counts
+                .entry(("all".into(), value_name(*record), rem))
+                .or_default() += 1;
+            *counts
+                .entry((tier.clone(), value_name(*record), rem))
+                .or_default() += 1;
         }
         let summary = counts.into_iter().map(|((t, v, r), n)| (t, v, r, n));
         if args.format == Format::Parquet {
@@ -121,9 +157,9 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             write_summary_text(out, args.format, summary)?;
         }
     } else if args.format == Format::Parquet {
-        write_parquet(out, &rows, meta("positions"))?;
+        write_parquet(out, &rows, &args, meta("positions"))?;
     } else {
-        write_text(out, args.format, &rows)?;
+        write_text(out, args.format, &rows, &args)?;
     }
     if let Some(p) = output.finish()? {
         eprintln!("wrote {}", p.display());
@@ -139,27 +175,47 @@ fn remoteness_text(r: Record) -> String {
     }
 }
 
-fn write_text(out: &mut impl Write, format: Format, rows: &[Row]) -> anyhow::Result<()> {
+fn write_text(out: &mut impl Write, format: Format, rows: &[Row], args: &Args) -> anyhow::Result<()> {
     let sep = if format == Format::Csv { "," } else { "\t" };
     if format != Format::Jsonl {
-        writeln!(out, "position{sep}tier{sep}value{sep}remoteness")?;
+        let mut header = ["position", "tier", "value", "remoteness"].join(sep);
+        for name in args.extra_columns() {
+            header.push_str(sep);
+            header.push_str(name);
+        }
+        writeln!(out, "{header}")?;
     }
-    for (pos, tier, rec) in rows {
+    for r in rows {
         if format == Format::Jsonl {
-            let rem = if rec.value() == Some(Value::Draw) {
+            let rem = if r.record.value() == Some(Value::Draw) {
                 serde_json::Value::Null
             } else {
-                rec.remoteness().into()
+                r.record.remoteness().into()
             };
-            let row = serde_json::json!({"position": pos, "tier": tier, "value": value_name(*rec), "remoteness": rem});
+            let mut row = serde_json::json!({"position": r.position, "tier": r.tier, "value": value_name(r.record), "remoteness": rem});
+            if let Some(c) = &r.canonical {
+                row["canonical"] = c.as_str().into();
+            }
+            if let Some(reached) = r.reachable {
+                row["reachable"] = reached.into();
+            }
             writeln!(out, "{row}")?;
         } else {
-            writeln!(
+            write!(
                 out,
-                "{pos}{sep}{tier}{sep}{}{sep}{}",
-                value_name(*rec),
-                remoteness_text(*rec)
+                "{}{sep}{}{sep}{}{sep}{}",
+                r.position,
+                r.tier,
+                value_name(r.record),
+                remoteness_text(r.record)
             )?;
+            if let Some(c) = &r.canonical {
+                write!(out, "{sep}{c}")?;
+            }
+            if let Some(reached) = r.reachable {
+                write!(out, "{sep}{reached}")?;
+            }
+            writeln!(out)?;
         }
     }
     Ok(())
@@ -192,8 +248,13 @@ fn write_summary_text(
 
 /// The rows as one Parquet file, built in memory (the encoder needs a
 /// `Send` writer, which the command's output is not) and then written.
-fn write_parquet(out: &mut impl Write, rows: &[Row], metadata: Vec<KeyValue>) -> anyhow::Result<()> {
-    let schema = Arc::new(Schema::new(vec![
+fn write_parquet(
+    out: &mut impl Write,
+    rows: &[Row],
+    args: &Args,
+    metadata: Vec<KeyValue>,
+) -> anyhow::Result<()> {
+    let mut fields = vec![
         Field::new("position", DataType::Utf8, false),
         Field::new("tier", DataType::Utf8, false),
         Field::new(
@@ -202,7 +263,14 @@ fn write_parquet(out: &mut impl Write, rows: &[Row], metadata: Vec<KeyValue>) ->
             false,
         ),
         Field::new("remoteness", DataType::UInt16, true),
-    ]));
+    ];
+    if args.all_symmetries {
+        fields.push(Field::new("canonical", DataType::Utf8, false));
+    }
+    if args.mark_reachable {
+        fields.push(Field::new("reachable", DataType::Boolean, false));
+    }
+    let schema = Arc::new(Schema::new(fields));
     let props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
         .set_key_value_metadata(Some(metadata))
@@ -210,15 +278,31 @@ fn write_parquet(out: &mut impl Write, rows: &[Row], metadata: Vec<KeyValue>) ->
     let mut writer = ArrowWriter::try_new(Vec::new(), schema.clone(), Some(props))?;
     let names: ArrayRef = Arc::new(StringArray::from(VALUE_NAMES.to_vec()));
     for chunk in rows.chunks(1 << 20) {
-        let keys = Int8Array::from_iter_values(chunk.iter().map(|r| r.2.value().map_or(0, value_key)));
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(StringArray::from_iter_values(chunk.iter().map(|r| r.0.as_str()))),
-            Arc::new(StringArray::from_iter_values(chunk.iter().map(|r| r.1.as_str()))),
+        let keys = Int8Array::from_iter_values(chunk.iter().map(|r| r.record.value().map_or(0, value_key)));
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(StringArray::from_iter_values(
+                chunk.iter().map(|r| r.position.as_str()),
+            )),
+            Arc::new(StringArray::from_iter_values(
+                chunk.iter().map(|r| r.tier.as_str()),
+            )),
             Arc::new(DictionaryArray::<Int8Type>::try_new(keys, names.clone())?),
             Arc::new(UInt16Array::from_iter(chunk.iter().map(|r| {
-                (r.2.value() != Some(Value::Draw)).then_some(r.2.remoteness())
+                (r.record.value() != Some(Value::Draw)).then_some(r.record.remoteness())
             }))),
         ];
+        if args.all_symmetries {
+            columns.push(Arc::new(StringArray::from_iter_values(
+                chunk
+                    .iter()
+                    .map(|r| r.canonical.as_deref().unwrap_or(&r.position)),
+            )));
+        }
+        if args.mark_reachable {
+            columns.push(Arc::new(BooleanArray::from_iter(
+                chunk.iter().map(|r| Some(r.reachable.unwrap_or(true))),
+            )));
+        }
         writer.write(&RecordBatch::try_new(schema.clone(), columns)?)?;
     }
     let bytes = writer.into_inner()?;
@@ -272,6 +356,15 @@ pub struct Args {
     /// first); without it, every position of play.
     #[arg(long)]
     pub reachable: bool,
+    /// Add a column `reachable`: true for a position games reach from the
+    /// start, false for a position of play that none comes to.
+    #[arg(long)]
+    pub mark_reachable: bool,
+    /// Write every position of each symmetry class, not only the one the
+    /// database stores, with a column `canonical` naming the stored one:
+    /// any position a game comes to then has its own row.
+    #[arg(long)]
+    pub all_symmetries: bool,
     /// With --format gamesman-classic: compress at GamesmanClassic's own
     /// zlib level, for files byte-identical to its solve's (about 3 times
     /// slower; the default level gives the same uncompressed files).
@@ -280,6 +373,53 @@ pub struct Args {
 }
 
 impl Args {
+    /// The optional columns asked for, in the order they follow the
+    /// others.
+    pub fn extra_columns(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        if self.all_symmetries {
+            names.push("canonical");
+        }
+        if self.mark_reachable {
+            names.push("reachable");
+        }
+        names
+    }
+
+    /// Refuses optional columns that `--summary` or `--format
+    /// gamesman-classic` do not write.
+    ///
+    /// # Errors
+    /// Such a combination.
+    pub fn check_extras(&self) -> anyhow::Result<()> {
+        let extras = self.extra_columns();
+        if extras.is_empty() {
+            return Ok(());
+        }
+        let given = extras
+            .iter()
+            .map(|c| match *c {
+                "canonical" => "--all-symmetries",
+                _ => "--mark-reachable",
+            })
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let add = if extras.len() == 1 {
+            "adds a column"
+        } else {
+            "add columns"
+        };
+        anyhow::ensure!(
+            !self.summary,
+            "{given} {add} to the positions table, which --summary does not write"
+        );
+        anyhow::ensure!(
+            self.format != Format::GamesmanClassic,
+            "{given} {add} to the positions table, which --format gamesman-classic does not write"
+        );
+        Ok(())
+    }
+
     /// The values `--value` keeps (none: all).
     ///
     /// # Errors

@@ -1,9 +1,10 @@
 //! `topitop query`: a position's value and remoteness and every move's,
-//! as GamesmanUni's position object; or, for positions read from standard
-//! input, a row each.
+//! as GamesmanUni's position object, and whether any game comes to it; or,
+//! for positions read from standard input, a row each.
 
 use std::io::Write;
 
+use serde::Serialize;
 use topitop_interface::{Record, Tiered};
 use topitop_serve::response::value_name;
 use topitop_serve::{respond_game, PositionResponse};
@@ -18,35 +19,58 @@ use crate::lines::{next_line, Line};
 /// A position the game refuses, or a missing or damaged database.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     let db = open(&game, &args.db)?;
-    let respond = |text: &str| -> anyhow::Result<(Record, PositionResponse)> {
+    let respond = |text: &str| -> anyhow::Result<Answer> {
         let pos = game.parse_position(text).map_err(anyhow::Error::msg)?;
-        Ok((db.lookup(&game, &pos)?, respond_game(&game, &db, &pos)?))
+        Ok(Answer {
+            record: db.lookup(&game, &pos)?,
+            object: respond_game(&game, &db, &pos)?,
+            reachable: game.reachable(&pos),
+        })
     };
     match &args.position {
-        Some(p) => answer_one(args.json, respond(p)?.1, p.len().max(5)),
+        Some(p) => answer_one(args.json, &respond(p)?, p.len().max(5)),
         None => answer_lines(args.json, respond),
     }
 }
 
-/// Prints one position's answer: its JSON, or a table of its moves whose
-/// child column is `child_width` wide.
+/// One position's answer.
+#[derive(Serialize)]
+pub struct Answer {
+    /// Its value and remoteness, as stored.
+    #[serde(skip)]
+    pub record: Record,
+    /// GamesmanUni's position object.
+    #[serde(flatten)]
+    pub object: PositionResponse,
+    /// Whether some game played from the start comes to the position (a
+    /// position of play need not be reachable).
+    pub reachable: bool,
+}
+
+/// Prints one position's answer: GamesmanUni's object with `reachable`
+/// added as JSON, or a table of its moves whose child column is
+/// `child_width` wide.
 ///
 /// # Errors
 /// A closed standard output.
-pub fn answer_one(json: bool, r: PositionResponse, child_width: usize) -> anyhow::Result<()> {
+pub fn answer_one(json: bool, a: &Answer, child_width: usize) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if json {
-        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+        writeln!(out, "{}", serde_json::to_string(a)?)?;
     } else {
-        print_text(&mut out, &r, child_width)?;
+        print_text(&mut out, a, child_width)?;
     }
     out.flush()?;
     Ok(())
 }
 
-fn print_text(out: &mut impl Write, r: &PositionResponse, width: usize) -> std::io::Result<()> {
+fn print_text(out: &mut impl Write, a: &Answer, width: usize) -> std::io::Result<()> {
+    let r = &a.object;
     let rem = |x: i64| if x < 0 { "-".to_string() } else { x.to_string() };
     writeln!(out, "{}  {} {}", r.position, r.position_value, rem(r.remoteness))?;
+    if !a.reachable {
+        writeln!(out, "(a position of play that no game from the start comes to)")?;
+    }
     if r.moves.is_empty() {
         return writeln!(out, "(no moves: the game is over)");
     }
@@ -73,18 +97,18 @@ fn print_text(out: &mut impl Write, r: &PositionResponse, width: usize) -> std::
 /// Answers the positions of standard input, one per line: a TSV row each
 /// (or, with `json`, a JSON line), blank lines and `#` comments each a
 /// `skipped` row, a bad position an `error` row. `answer` gives a
-/// position's record and response.
+/// position's answer.
 ///
 /// # Errors
 /// Standard input or output failing, or (after every line is answered)
 /// any line that was not a valid position.
-pub fn answer_lines(
-    json: bool,
-    answer: impl Fn(&str) -> anyhow::Result<(Record, PositionResponse)>,
-) -> anyhow::Result<()> {
+pub fn answer_lines(json: bool, answer: impl Fn(&str) -> anyhow::Result<Answer>) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if !json {
-        writeln!(out, "position\tvalue\tremoteness\tmoves\tbest_move\tbest_child")?;
+        writeln!(
+            out,
+            "position\tvalue\tremoteness\tmoves\tbest_move\tbest_child\treachable"
+        )?;
     }
     let mut errors = 0;
     let mut input = std::io::stdin().lock();
@@ -103,7 +127,7 @@ pub fn answer_lines(
                     serde_json::json!({ "position": shown, "skipped": why })
                 )?;
             } else {
-                writeln!(out, "{}\tskipped\t{why}\t\t\t", tsv_field(shown))?;
+                writeln!(out, "{}\tskipped\t{why}\t\t\t\t", tsv_field(shown))?;
             }
             continue;
         }
@@ -112,18 +136,20 @@ pub fn answer_lines(
             .map_err(anyhow::Error::msg)
             .and_then(|text| answer(text.trim()));
         match answer {
-            Ok((_, r)) if json => writeln!(out, "{}", serde_json::to_string(&r)?)?,
-            Ok((rec, r)) => {
+            Ok(a) if json => writeln!(out, "{}", serde_json::to_string(&a)?)?,
+            Ok(a) => {
+                let r = &a.object;
                 let best = r.moves.first();
                 writeln!(
                     out,
-                    "{}\t{}\t{}\t{}\t{}\t{}",
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     tsv_field(&r.position),
-                    value_name(rec),
-                    rec.remoteness(),
+                    value_name(a.record),
+                    a.record.remoteness(),
                     r.moves.len(),
                     tsv_field(best.map_or("-", |m| m.mv.as_str())),
-                    tsv_field(best.map_or("-", |m| m.position.as_str()))
+                    tsv_field(best.map_or("-", |m| m.position.as_str())),
+                    a.reachable
                 )?;
             }
             Err(e) => {
@@ -133,7 +159,7 @@ pub fn answer_lines(
                     let row = serde_json::json!({ "position": shown, "error": e });
                     writeln!(out, "{row}")?;
                 } else {
-                    writeln!(out, "{}\terror\t{}\t\t\t", tsv_field(shown), tsv_field(&e))?;
+                    writeln!(out, "{}\terror\t{}\t\t\t\t", tsv_field(shown), tsv_field(&e))?;
                 }
             }
         }

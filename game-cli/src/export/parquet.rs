@@ -8,7 +8,8 @@
 //! draws), `turn` (u8, 1 for Blue and 2 for Red: the position string's
 //! first digit), and the tier decoded into u8 counts of the pieces on the
 //! board and left to place by kind ([`super::COLUMNS`], as in the text
-//! formats). Pages are zstd-compressed, positions are stored as
+//! formats); then, when asked, `canonical` (string) and `reachable`
+//! (boolean), as in the text formats. Pages are zstd-compressed, positions are stored as
 //! shared-prefix lengths and suffixes ([`properties`]); row groups hold
 //! [`ROW_GROUP_ROWS`] rows (the last fewer). The file's key-value metadata
 //! says what it holds ([`metadata`]).
@@ -30,7 +31,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use arrow_array::builder::StringBuilder;
 use arrow_array::types::Int8Type;
-use arrow_array::{ArrayRef, DictionaryArray, Int8Array, UInt16Array, UInt64Array, UInt8Array};
+use arrow_array::{ArrayRef, BooleanArray, DictionaryArray, Int8Array, UInt16Array, UInt64Array, UInt8Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
@@ -38,10 +39,11 @@ use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use rayon::prelude::*;
+use topitop_cli::cmd::export::Args;
 use topitop_game::{Board, Budget, Position, Tier, Value};
 use topitop_game_solved::Database;
-use topitop_table::Record;
 
+use super::{Row, Rows};
 use topitop_cli::parquet::{properties, value_field, value_names, ROW_GROUP_ROWS};
 use topitop_cli::progress::CountBar;
 
@@ -93,8 +95,9 @@ pub fn metadata(db: &Database, table: &str, tier: Option<u64>, values: &[Value])
 /// What `value` means, in every positions file's metadata.
 pub const VALUE_VIEW: &str = "the value of the position for the player to move in it (turn)";
 
-/// Writes the positions of `blocks` that `keep` accepts, in storage order
-/// (the text formats' order), as a Parquet file into `out`.
+/// Writes the rows that `rows_of` makes of the positions of `blocks`, in
+/// storage order (the text formats' order), as a Parquet file into `out`,
+/// with the optional columns `args` asks for.
 ///
 /// # Errors
 /// A damaged block, an encoding failure, or writing `out` failed.
@@ -102,28 +105,33 @@ pub fn write_positions(
     out: &mut impl Write,
     db: &Database,
     blocks: Range<usize>,
-    keep: &(dyn Fn(Position, Record) -> bool + Sync),
+    rows_of: &Rows<'_>,
+    args: &Args,
     metadata: Vec<KeyValue>,
 ) -> anyhow::Result<()> {
     let mut file = SpooledFile::new(
-        positions_schema(),
+        positions_schema(args),
         properties(metadata, true),
         db.rules().budget(),
     )?;
+    file.canonical = args.all_symmetries;
+    file.reachable = args.mark_reachable;
     // One row group per worker at a time keeps every core busy while
     // encoding; at most MAX_GROUPS_IN_FLIGHT, so that a machine with many
     // cores does not hold the whole table before encoding any of it.
     let batch = rayon::current_num_threads().clamp(1, MAX_GROUPS_IN_FLIGHT) * ROW_GROUP_ROWS;
     let list: Vec<usize> = blocks.collect();
     let bar = CountBar::new("exporting", "blocks");
-    let mut pending: Vec<(Position, Record)> = Vec::new();
+    let mut pending: Vec<Row> = Vec::new();
     for (k, part) in list.chunks(BLOCKS_PER_STEP).enumerate() {
-        let kept: Vec<Vec<(Position, Record)>> = part
+        let kept: Vec<Vec<Row>> = part
             .par_iter()
             .map(|&b| {
-                let mut found = db.block_positions(b)?;
-                found.retain(|&(p, r)| keep(p, r));
-                Ok(found)
+                let mut rows = Vec::new();
+                for (pos, rec) in db.block_positions(b)? {
+                    rows_of(pos, rec, &mut rows);
+                }
+                Ok(rows)
             })
             .collect::<anyhow::Result<_>>()?;
         pending.extend(kept.into_iter().flatten());
@@ -144,8 +152,15 @@ pub fn write_positions(
     file.finish_into(out)
 }
 
-/// The columns of the positions table.
-fn positions_schema() -> SchemaRef {
+/// The columns of the positions table, with the optional ones `args` asks
+/// for.
+fn positions_schema(args: &Args) -> SchemaRef {
+    let optional = [
+        args.all_symmetries
+            .then(|| Field::new("canonical", DataType::Utf8, false)),
+        args.mark_reachable
+            .then(|| Field::new("reachable", DataType::Boolean, false)),
+    ];
     Arc::new(Schema::new(
         [
             Field::new("position", DataType::Utf8, false),
@@ -160,6 +175,7 @@ fn positions_schema() -> SchemaRef {
                 .iter()
                 .map(|name| Field::new(*name, DataType::UInt8, false)),
         )
+        .chain(optional.into_iter().flatten())
         .collect::<Vec<_>>(),
     ))
 }
@@ -175,6 +191,10 @@ struct SpooledFile {
     values: ArrayRef,
     /// The budget, for the pieces left to place.
     budget: Budget,
+    /// Whether the optional `canonical` column is written.
+    canonical: bool,
+    /// Whether the optional `reachable` column is written.
+    reachable: bool,
 }
 
 impl SpooledFile {
@@ -190,12 +210,14 @@ impl SpooledFile {
             schema,
             values: value_names(),
             budget,
+            canonical: false,
+            reachable: false,
         })
     }
 
     /// Encodes `rows` as row groups of [`ROW_GROUP_ROWS`] rows (the last
     /// fewer), all at once on the worker pool, and appends them in order.
-    fn write_groups(&mut self, rows: &[(Position, Record)]) -> anyhow::Result<()> {
+    fn write_groups(&mut self, rows: &[Row]) -> anyhow::Result<()> {
         let first = self.writer.flushed_row_groups().len();
         let groups: Vec<Vec<ArrowColumnChunk>> = rows
             .par_chunks(ROW_GROUP_ROWS)
@@ -215,7 +237,7 @@ impl SpooledFile {
     /// Row group number `index`: its columns built, then each encoded and
     /// compressed (in parallel: the strings take most of the time, so a
     /// lone row group still uses a second core for the rest).
-    fn encode(&self, index: usize, rows: &[(Position, Record)]) -> anyhow::Result<Vec<ArrowColumnChunk>> {
+    fn encode(&self, index: usize, rows: &[Row]) -> anyhow::Result<Vec<ArrowColumnChunk>> {
         let columns = self.columns(rows)?;
         let mut leaves = Vec::with_capacity(columns.len());
         for (field, column) in self.schema.fields().iter().zip(&columns) {
@@ -239,7 +261,7 @@ impl SpooledFile {
     }
 
     /// The Arrow columns of `rows`, in the schema's order.
-    fn columns(&self, rows: &[(Position, Record)]) -> anyhow::Result<Vec<ArrayRef>> {
+    fn columns(&self, rows: &[Row]) -> anyhow::Result<Vec<ArrayRef>> {
         // Positions are at most 13 bytes ("1_", 9 cells, a slide).
         let mut positions = StringBuilder::with_capacity(rows.len(), rows.len() * 13);
         let mut tiers = Vec::with_capacity(rows.len());
@@ -247,7 +269,7 @@ impl SpooledFile {
         // text and tier are worked out once for all of them: formatting
         // the board took a third of the time.
         let mut board: Option<(Board, String, u64)> = None;
-        for (pos, _) in rows {
+        for Row { pos, .. } in rows {
             let (_, cells, tier) = match &mut board {
                 Some(b) if b.0 == pos.board() => b,
                 cached => cached.insert((
@@ -263,16 +285,16 @@ impl SpooledFile {
         let tiers = UInt64Array::from(tiers);
         let keys: Int8Array = rows
             .iter()
-            .map(|(_, r)| r.value().map_or(4, |v| v.index() as i8))
+            .map(|r| r.rec.value().map_or(4, |v| v.index() as i8))
             .collect();
         let rems: UInt16Array = rows
             .iter()
-            .map(|(_, r)| (r.value() != Some(Value::Draw)).then(|| r.remoteness()))
+            .map(|r| (r.rec.value() != Some(Value::Draw)).then(|| r.rec.remoteness()))
             .collect();
         // The turn and the pieces on the board and left, by kind.
         let counts: Vec<[u8; 9]> = rows
             .iter()
-            .map(|&(p, _)| super::piece_counts(p, self.budget))
+            .map(|r| super::piece_counts(r.pos, self.budget))
             .collect();
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(positions.finish()),
@@ -285,6 +307,19 @@ impl SpooledFile {
         ];
         for k in 0..9 {
             columns.push(Arc::new(counts.iter().map(|c| c[k]).collect::<UInt8Array>()));
+        }
+        if self.canonical {
+            let mut keys = StringBuilder::with_capacity(rows.len(), rows.len() * 13);
+            for r in rows {
+                write_position(&mut keys, r.key, &r.key.board().to_string())?;
+                keys.append_value("");
+            }
+            columns.push(Arc::new(keys.finish()));
+        }
+        if self.reachable {
+            columns.push(Arc::new(
+                rows.iter().map(|r| Some(r.reachable)).collect::<BooleanArray>(),
+            ));
         }
         Ok(columns)
     }

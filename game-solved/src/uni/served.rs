@@ -68,6 +68,11 @@ impl ServedVariant for Served {
         Some(parse_position(p, self.rules.budget()).ok()?.turn().name())
     }
 
+    fn reachable(&self, p: &str) -> Option<bool> {
+        let pos = parse_position(p, self.rules.budget()).ok()?;
+        Some(self.rules.is_reachable(pos))
+    }
+
     fn board_art(&self) -> BoardArt {
         crate::uni::art::board_art()
     }

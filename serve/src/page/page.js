@@ -160,6 +160,13 @@ function describe(r) {
       default: return "Game over.";
     }
   }
+  // A position typed in need not come up in any game (Topitop's
+  // 2_---------, the second player to move on an empty board).
+  const never = r.reachable === false ? " No game from the start comes to this position." : "";
+  return headline(r, turn, mover, other, inN) + never;
+}
+
+function headline(r, turn, mover, other, inN) {
   switch (r.positionValue) {
     case "win": return `${turn}${cap(mover)} wins${inN}.`;
     case "lose": return `${turn}${cap(other)} wins${inN}.`;
