@@ -362,12 +362,12 @@ fn bulk_query_gives_one_escaped_row_per_input_line() {
     let lines = input.split(|&b| b == b'\n').count() - 1;
     assert_eq!(rows.len(), 1 + lines, "a header and a row a line: {text:?}");
     for row in &rows {
-        assert_eq!(row.split('\t').count(), 6, "{row:?}");
+        assert_eq!(row.split('\t').count(), 7, "{row:?}");
         assert!(!row.chars().any(|c| c.is_control() && c != '\t'), "{row:?}");
     }
     assert!(rows[1].starts_with("a\\tb\\tc\terror\t"), "{}", rows[1]);
-    assert_eq!(rows[2], "\tskipped\tblank line\t\t\t");
-    assert_eq!(rows[3], "# note\tskipped\tcomment\t\t\t");
+    assert_eq!(rows[2], "\tskipped\tblank line\t\t\t\t");
+    assert_eq!(rows[3], "# note\tskipped\tcomment\t\t\t\t");
     assert!(rows[4].starts_with("1_---------\t"), "{}", rows[4]);
     assert!(rows[5].starts_with("\\x1b[31mx\\rx\terror\t"), "{}", rows[5]);
     assert!(rows[6].starts_with("\\x00\terror"), "{}", rows[6]);
