@@ -325,7 +325,10 @@ fn positions_agree_with_the_engine_and_the_query_command() {
             .unwrap();
         let served = String::from_utf8_lossy(&served.body);
         assert_eq!(
-            format!("{},\"reachable\":true}}", served.trim().strip_suffix('}').unwrap()),
+            format!(
+                "{},\"reachable\":true}}",
+                served.trim().strip_suffix('}').unwrap()
+            ),
             String::from_utf8_lossy(&o.stdout).trim()
         );
     }
