@@ -165,6 +165,15 @@ pub fn init_threads(threads: Option<usize>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Bytes of memory available to a new process (Linux's MemAvailable), if
+/// the system says.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// The most worker threads a command accepts: far beyond any machine's
 /// useful parallelism for this work, far below what starves the system.
 pub const MAX_THREADS: usize = 256;

@@ -1,6 +1,7 @@
-//! What the databases of every game share, and the format of the games
-//! behind the game interface: the tiered game databases ([`tiered`]) and
-//! their solve checkpoints ([`tier_checkpoint`]), the checksum and block
+//! What the databases of every game share, and the formats of the games
+//! behind the game interface: the tiered game databases ([`tiered`]),
+//! their solve checkpoints ([`tier_checkpoint`]), the value databases of
+//! games whose remoteness the position gives ([`packed`]), the checksum and block
 //! entry every format uses ([`blocks`]), temporary outputs ([`temps`]) and
 //! the errors ([`DbError`]). The formats are specified in `db/FORMAT.md`.
 //! A game with its own format (Topitop's, in `topitop-game-solved`) builds
@@ -9,9 +10,12 @@
 
 pub mod blocks;
 pub mod error;
+pub mod packed;
+pub mod solved;
 pub mod temps;
 pub mod tier_checkpoint;
 pub mod tiered;
 
 pub use error::DbError;
+pub use solved::SolvedDb;
 pub use temps::{remove_stale_temps, temp_path, write_atomically};

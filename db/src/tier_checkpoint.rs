@@ -16,6 +16,8 @@ use crate::temps::write_atomically;
 
 /// The first bytes of a tier checkpoint file.
 const MAGIC: [u8; 8] = *b"TOPITCK1";
+/// The first bytes of a checkpoint file of bytes.
+const BYTES_MAGIC: [u8; 8] = *b"TOPIBCK1";
 /// Magic, index count, checksum of the rest.
 const HEAD: usize = 8 + 8 + 8;
 
@@ -131,6 +133,62 @@ impl TierCheckpoints {
         bytes.extend_from_slice(&checksum(&packed).to_le_bytes());
         bytes.extend_from_slice(&packed);
         write_atomically(&self.file_of(name), |out| out.write_all(&bytes)).map_err(std::io::Error::other)
+    }
+
+    /// The bytes kept under `name` by [`TierCheckpoints::save_bytes`] in an
+    /// earlier run, if its file is there and whole (`len` bytes under a
+    /// good checksum); a damaged file is noted in
+    /// [`TierCheckpoints::warnings`] and ignored.
+    pub fn load_bytes(&mut self, name: &str, len: u64) -> Option<Vec<u8>> {
+        let path = self.file_of(name).with_extension("bytes");
+        let mut bytes = Vec::new();
+        let read = topitop_files::open_regular(&path).and_then(|f| {
+            let limit = HEAD as u64 + zstd::zstd_safe::compress_bound(len as usize) as u64;
+            f.take(limit + 1).read_to_end(&mut bytes)
+        });
+        match read {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => {
+                self.warnings
+                    .push(format!("{}: {e}; solving it again", path.display()));
+                return None;
+            }
+        }
+        let word = |k: usize| u64::from_le_bytes(bytes[k..k + 8].try_into().unwrap_or([0; 8]));
+        let why = if bytes.len() < HEAD || bytes[..8] != BYTES_MAGIC {
+            "not a checkpoint (bad magic or cut short)".to_string()
+        } else if word(8) != len {
+            format!("{} bytes kept, but {len} expected", word(8))
+        } else if checksum(&bytes[HEAD..]) != word(16) {
+            "checksum mismatch".to_string()
+        } else {
+            match zstd::bulk::decompress(&bytes[HEAD..], len as usize) {
+                Ok(raw) if raw.len() as u64 == len => return Some(raw),
+                Ok(_) => "decompresses to the wrong length".to_string(),
+                Err(e) => format!("zstd: {e}"),
+            }
+        };
+        self.warnings
+            .push(format!("{}: {why}; solving it again", path.display()));
+        None
+    }
+
+    /// Keeps `bytes` under `name` (compressed, written aside, synced,
+    /// renamed into place): for a solve whose finished parts are not
+    /// tiers of records.
+    ///
+    /// # Errors
+    /// The file could not be written.
+    pub fn save_bytes(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+        let packed = zstd::bulk::compress(bytes, 3)?;
+        let mut out = Vec::with_capacity(HEAD + packed.len());
+        out.extend_from_slice(&BYTES_MAGIC);
+        out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        out.extend_from_slice(&checksum(&packed).to_le_bytes());
+        out.extend_from_slice(&packed);
+        write_atomically(&self.file_of(name).with_extension("bytes"), |f| f.write_all(&out))
+            .map_err(std::io::Error::other)
     }
 
     /// Removes the directory: the database it was for is written.

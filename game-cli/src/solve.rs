@@ -287,7 +287,7 @@ const LARGE: u64 = 1 << 30;
 /// has available, unless told to go ahead; returns the estimate.
 fn check_memory(budget: Budget, symmetric: bool, rulesets: usize, ignore: bool) -> anyhow::Result<u64> {
     let need = estimate_memory(budget, symmetric, rayon::current_num_threads(), rulesets);
-    let Some(available) = available_memory() else {
+    let Some(available) = topitop_cli::common::available_memory() else {
         return Ok(need);
     };
     anyhow::ensure!(
@@ -304,15 +304,6 @@ fn check_memory(budget: Budget, symmetric: bool, rulesets: usize, ignore: bool) 
         available as f64 / 1e9
     );
     Ok(need)
-}
-
-/// Bytes of memory available to a new process (Linux's MemAvailable), if
-/// the system says.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// Refuses a solve onto a file system without the room for what it

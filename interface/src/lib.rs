@@ -211,6 +211,14 @@ pub trait Tiered: Game {
     /// A tier's name for files and progress, e.g. `r4.1.0-b3.1.0`.
     fn tier_name(&self, tier: Self::Tier) -> String;
 
+    /// Optional: the remoteness every position of `tier` has, when the
+    /// game fixes it (every game from such a position lasts as long:
+    /// Topolo's empty cells). A game that gives it for every tier may be
+    /// stored as values alone. By default none.
+    fn fixed_remoteness(&self, _tier: Self::Tier) -> Option<u16> {
+        None
+    }
+
     /// Optional: how positions move within `tier` (loop-free by default).
     fn tier_type(&self, _tier: Self::Tier) -> TierType {
         TierType::LoopFree

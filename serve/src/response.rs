@@ -5,8 +5,8 @@
 //! a game's own fast path through [`finish_moves`].
 
 use serde::Serialize;
-use topitop_db::tiered::TieredDb;
 use topitop_db::DbError;
+use topitop_db::SolvedDb;
 use topitop_interface::{Game, Record, Tiered, Value};
 
 /// GamesmanUni's remoteness for a draw.
@@ -124,7 +124,7 @@ pub fn autogui_position<G: Game>(game: &G, pos: &G::Position) -> String {
 /// A position outside the database, or a damaged block.
 pub fn respond_game<G: Tiered>(
     game: &G,
-    db: &TieredDb,
+    db: &SolvedDb,
     pos: &G::Position,
 ) -> Result<PositionResponse, DbError> {
     let rec = db.lookup(game, pos)?;

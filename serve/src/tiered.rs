@@ -1,11 +1,11 @@
 //! Serving a game behind the game interface: a variant is the game (built
-//! from the variant its database records) and the database, read into
-//! memory; every answer comes from the interface and the database alone.
+//! from the variant its database records) and its database, of either
+//! kind; every answer comes from the interface and the database alone.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use topitop_db::tiered::TieredDb;
+use topitop_db::SolvedDb;
 use topitop_interface::{BoardArt, Tiered};
 
 use crate::response::{autogui_position, respond_game, PositionResponse};
@@ -14,7 +14,7 @@ use crate::variant::{PositionError, ServedVariant};
 /// A served variant of a tiered game.
 pub struct TieredVariant<G> {
     game: G,
-    db: TieredDb,
+    db: SolvedDb,
     id: String,
     name: String,
     theme: serde_json::Value,
@@ -26,7 +26,7 @@ impl<G: Tiered> TieredVariant<G> {
     /// # Errors
     /// A database of another game or variant, or AutoGUI data that is not
     /// JSON (a game's bug, said rather than served).
-    pub fn new(game: G, db: TieredDb) -> Result<TieredVariant<G>, String> {
+    pub fn new(game: G, db: SolvedDb) -> Result<TieredVariant<G>, String> {
         db.holds(&game).map_err(|e| e.to_string())?;
         let theme = match game.image_autogui_data() {
             None => serde_json::Value::Null,
@@ -48,7 +48,7 @@ impl<G: Tiered> TieredVariant<G> {
 /// # Errors
 /// The file is not a valid database of `game`.
 pub fn open<G: Tiered + 'static>(game: G, path: &Path) -> Result<Arc<dyn ServedVariant>, String> {
-    let db = TieredDb::open(path).map_err(|e| e.to_string())?;
+    let db = SolvedDb::open(path).map_err(|e| e.to_string())?;
     Ok(Arc::new(TieredVariant::new(game, db)?))
 }
 

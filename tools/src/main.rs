@@ -6,13 +6,13 @@
 
 use std::process::ExitCode;
 
-use topitop_cli::registry::{tiered, Games};
+use topitop_cli::registry::Games;
 
 fn main() -> ExitCode {
     topitop_cli::main(Games::new(vec![
         topitop_game_cli::commands(),
-        tiered::<topitop_topolo::Topolo>(),
+        topitop_topolo_solved::commands(),
         #[cfg(feature = "toy")]
-        tiered::<topitop_toy::TicTacToe>(),
+        topitop_cli::registry::tiered::<topitop_toy::TicTacToe>(),
     ]))
 }

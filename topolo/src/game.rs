@@ -1,69 +1,17 @@
 //! Topolo behind the game interface: [`Game`] for play on any board,
-//! [`Tiered`] for solving boards of up to [`MAX_SOLVED_CELLS`] cells.
-//!
-//! A tier is the number of pieces of each colour and size on the board;
-//! every move goes to a tier with one more piece, so tiers are loop-free.
-//! Inside a tier a board is indexed by its rank among the arrangements of
-//! its multiset of cell states (empty, S, M, L, s, m, l) over the cells in
-//! order; arrangements that break the row-class rule name no position.
+//! [`Tiered`] for solving boards of up to [`MAX_INDEXED_CELLS`] cells,
+//! through the index of [`crate::layout`]: one position per symmetry
+//! class, tiers by the class filled first and the pieces in each class.
 
 use topitop_interface::{Game, Registered, Tiered, Value};
+
+use crate::layout::Layout;
 
 use crate::piece::{Color, Size};
 use crate::position::Position;
 use crate::rules::{Move, Outcome, Topolo};
 
-/// The largest board [`Tiered`] indexes: ranks of 20 cells fit a `u64`.
-pub const MAX_SOLVED_CELLS: u32 = 20;
-
-/// A tier: pieces on the board of each kind, in the order Red's small,
-/// mid, large, then Black's.
-pub type Tier = [u8; 6];
-
-/// The kind of a cell: 0 empty, 1..=3 Red's small to large, 4..=6 Black's.
-fn kind_of(pos: &Position, bit: u32) -> usize {
-    match pos.at(bit) {
-        None => 0,
-        Some((color, size)) => {
-            let base = if color == Color::Red { 1 } else { 4 };
-            base + Size::ALL.iter().position(|&s| s == size).unwrap_or(0)
-        }
-    }
-}
-
-/// The kinds' counts of a tier on a board of `cells` cells.
-fn counts(tier: Tier, cells: u32) -> [u64; 7] {
-    let placed: u32 = tier.iter().map(|&c| u32::from(c)).sum();
-    let mut c = [0u64; 7];
-    c[0] = u64::from(cells - placed);
-    for k in 0..6 {
-        c[k + 1] = u64::from(tier[k]);
-    }
-    c
-}
-
-/// The number of arrangements of the multiset `c` (n! / ∏ cᵢ!).
-fn arrangements(c: &[u64; 7]) -> u128 {
-    let mut n = 0u64;
-    let mut total: u128 = 1;
-    for &k in c {
-        for i in 1..=k {
-            n += 1;
-            total = total * u128::from(n) / u128::from(i);
-        }
-    }
-    total
-}
-
-impl Topolo {
-    fn color_of_kind(k: usize) -> Color {
-        if k <= 3 {
-            Color::Red
-        } else {
-            Color::Black
-        }
-    }
-}
+pub use crate::layout::{Tier, MAX_INDEXED_CELLS};
 
 impl Game for Topolo {
     type Position = Position;
@@ -236,124 +184,40 @@ impl Game for Topolo {
 impl Tiered for Topolo {
     type Tier = Tier;
 
-    /// Every tier, or none on a board of more than [`MAX_SOLVED_CELLS`]
+    /// Every tier, or none on a board of more than [`MAX_INDEXED_CELLS`]
     /// cells.
     fn tiers(&self) -> Vec<Tier> {
-        if self.shape().cells() > MAX_SOLVED_CELLS {
-            return Vec::new();
-        }
-        let inv = |c: Color| Size::ALL.map(|s| self.inventory(c, s) as u8);
-        let (ri, bi) = (inv(Color::Red), inv(Color::Black));
-        let mut out = Vec::new();
-        for rs in 0..=ri[0] {
-            for rm in 0..=ri[1] {
-                for rl in 0..=ri[2] {
-                    for bs in 0..=bi[0] {
-                        for bm in 0..=bi[1] {
-                            for bl in 0..=bi[2] {
-                                let (r, b) = (rs + rm + rl, bs + bm + bl);
-                                if r == b || r == b + 1 {
-                                    out.push([rs, rm, rl, bs, bm, bl]);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        out
+        Layout::of(*self).map_or_else(Vec::new, |l| l.tiers())
     }
 
     fn tier_of(&self, pos: &Position) -> Tier {
-        let mut t = [0u8; 6];
-        for (k, color) in [Color::Red, Color::Black].into_iter().enumerate() {
-            for (j, size) in Size::ALL.into_iter().enumerate() {
-                t[3 * k + j] = pos.count(color, size) as u8;
-            }
-        }
-        t
+        Layout::of(*self).map_or(Tier::Start, |l| l.tier_of(pos))
     }
 
     fn tier_size(&self, tier: Tier) -> u64 {
-        u64::try_from(arrangements(&counts(tier, self.shape().cells()))).unwrap_or(u64::MAX)
+        Layout::of(*self).map_or(0, |l| l.size(tier))
     }
 
     fn index(&self, pos: &Position) -> u64 {
-        let cells = self.shape().cells();
-        let mut c = counts(self.tier_of(pos), cells);
-        let mut total = arrangements(&c);
-        let mut left = u128::from(cells);
-        let mut rank: u128 = 0;
-        for bit in 0..cells {
-            let k = kind_of(pos, bit);
-            for &ct in &c[..k] {
-                rank += total * u128::from(ct) / left;
-            }
-            total = total * u128::from(c[k]) / left;
-            c[k] -= 1;
-            left -= 1;
-        }
-        rank as u64
+        Layout::of(*self).map_or(u64::MAX, |l| l.index(pos))
     }
 
     fn position(&self, tier: Tier, index: u64) -> Option<Position> {
-        let cells = self.shape().cells();
-        let mut c = counts(tier, cells);
-        let mut total = arrangements(&c);
-        if u128::from(index) >= total {
-            return None;
-        }
-        let mut left = u128::from(cells);
-        let mut index = u128::from(index);
-        let mut pos = Position::EMPTY;
-        for bit in 0..cells {
-            let mut chosen = 0;
-            for (k, &ck) in c.iter().enumerate() {
-                let with_k = total * u128::from(ck) / left;
-                if index < with_k {
-                    chosen = k;
-                    total = with_k;
-                    break;
-                }
-                index -= with_k;
-            }
-            if chosen > 0 {
-                let size = Size::ALL[(chosen - 1) % 3];
-                pos = pos.with(bit, Topolo::color_of_kind(chosen), size);
-            }
-            c[chosen] -= 1;
-            left -= 1;
-        }
-        Topolo::check(self, &pos).is_ok().then_some(pos)
+        Layout::of(*self)?.position(tier, index)
     }
 
     fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
-        let placed: u32 = tier.iter().map(|&c| u32::from(c)).sum();
-        if placed >= self.shape().cells() {
-            return Vec::new();
-        }
-        let (color, base) = if placed.is_multiple_of(2) {
-            (Color::Red, 0)
-        } else {
-            (Color::Black, 3)
-        };
-        Size::ALL
-            .into_iter()
-            .enumerate()
-            .filter(|&(j, s)| u32::from(tier[base + j]) < self.inventory(color, s))
-            .map(|(j, _)| {
-                let mut t = tier;
-                t[base + j] += 1;
-                t
-            })
-            .collect()
+        Layout::of(*self).map_or_else(Vec::new, |l| l.child_tiers(tier))
     }
 
     fn tier_name(&self, tier: Tier) -> String {
-        format!(
-            "r{}.{}.{}-b{}.{}.{}",
-            tier[0], tier[1], tier[2], tier[3], tier[4], tier[5]
-        )
+        Layout::tier_name(tier)
+    }
+
+    /// Every game lasts until the board is full: the empty cells.
+    fn fixed_remoteness(&self, tier: Tier) -> Option<u16> {
+        let placed = Layout::of(*self)?.placed(tier);
+        u16::try_from(self.shape().cells() - placed).ok()
     }
 }
 
@@ -428,20 +292,31 @@ mod tests {
 
     #[test]
     fn every_index_of_small_tiers_round_trips() {
-        for (r, c) in [(2, 2), (2, 3), (3, 3)] {
-            let g = Topolo::new(Shape::new(r, c).unwrap(), Variant::Full);
-            let mut positions = 0;
-            for tier in g.tiers() {
-                for i in 0..g.tier_size(tier) {
-                    if let Some(p) = g.position(tier, i) {
-                        assert_eq!(g.tier_of(&p), tier);
-                        assert_eq!(g.index(&p), i, "{}", g.format(&p));
-                        positions += 1;
+        for (r, c) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+            for variant in [Variant::Full, Variant::SizeOnly] {
+                let g = Topolo::new(Shape::new(r, c).unwrap(), variant);
+                let mut classes = 0;
+                let mut positions = 0;
+                for tier in g.tiers() {
+                    for i in 0..g.tier_size(tier) {
+                        if let Some(p) = g.position(tier, i) {
+                            assert_eq!(Game::canonical(&g, &p), p);
+                            assert_eq!(g.tier_of(&p), tier);
+                            assert_eq!(g.index(&p), i, "{}", g.format(&p));
+                            assert!(g.check(&p).is_ok(), "{}", g.format(&p));
+                            // Every image finds the same index.
+                            for img in Game::images(&g, &p) {
+                                assert_eq!((g.tier_of(&img), g.index(&img)), (tier, i));
+                            }
+                            classes += 1;
+                            positions += Game::images(&g, &p).len();
+                        }
                     }
                 }
-            }
-            if (r, c) == (3, 3) {
-                assert_eq!(positions, 217_417, "every position of play has one index");
+                if (r, c, variant) == (3, 3, Variant::Full) {
+                    assert_eq!(positions, 217_417, "every position of play has one index");
+                    assert_eq!(classes, 54_510);
+                }
             }
         }
     }

@@ -18,6 +18,7 @@ mod autogui;
 pub mod error;
 pub mod game;
 pub mod groups;
+pub mod layout;
 pub mod notation;
 pub mod piece;
 pub mod position;

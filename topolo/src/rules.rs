@@ -314,9 +314,13 @@ impl Topolo {
 
     /// The canonical form of `pos` under the board's symmetries (left–right
     /// and top–bottom reflections; transposing would change which rows
-    /// form a class): the least of the four images.
+    /// form a class): on a board the index covers, the form it stores
+    /// ([`crate::layout`]); on a larger one, the least of the four images.
     pub fn canonical(&self, pos: &Position) -> Position {
-        self.images(pos).into_iter().min().unwrap_or(*pos)
+        match crate::layout::Layout::of(*self) {
+            Some(l) => l.canonical(pos),
+            None => self.images(pos).into_iter().min().unwrap_or(*pos),
+        }
     }
 
     /// `pos` under each of the four symmetries (identity first).

@@ -3,7 +3,7 @@
 use crate::error::RulesError;
 
 /// A row class: the odd rows (1, 3, …) or the even rows (2, 4, …).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
     /// Rows 1, 3, 5, 7.
     Odd,

@@ -208,7 +208,10 @@ fn reflections_map_play_to_play() {
                 assert_eq!(g.moves(&image).len(), g.moves(&p).len());
                 assert_eq!(g.outcome(&image), g.outcome(&p));
             }
-            assert!(g.canonical(&p) <= p);
+            // The canonical form is one of the images, and the same for all.
+            let c = g.canonical(&p);
+            assert!(g.images(&p).contains(&c), "{}", g.format(&p));
+            assert!(g.images(&p).iter().all(|i| g.canonical(i) == c));
             let moves = g.moves(&p);
             k = k
                 .wrapping_mul(6364136223846793005)

@@ -85,19 +85,26 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     let db = open(&game, &args.db)?;
     let by_name: BTreeMap<String, G::Tier> =
         game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
+    // A database of values holds one at every index, those that name no
+    // position included (they hold another image's).
+    let values_only = matches!(db, topitop_db::SolvedDb::Values(_));
     let mut rows: Vec<Row> = Vec::new();
-    for (name, records) in db.tiers()? {
+    for (k, t) in db.tiers().into_iter().enumerate() {
+        let name = t.name;
         let tier = *by_name
             .get(&name)
             .ok_or_else(|| anyhow::anyhow!("tier {name} is not one of {} {}", game.name(), game.variant()))?;
+        let records = db.tier_records(&game, tier, k)?;
         for (i, rec) in records.iter().enumerate() {
             let Some(v) = rec.value() else { continue };
             if !values.is_empty() && !values.contains(&v) {
                 continue;
             }
-            let pos = game
-                .position(tier, i as u64)
-                .ok_or_else(|| anyhow::anyhow!("tier {name} index {i} holds a record but no position"))?;
+            let pos = match game.position(tier, i as u64) {
+                Some(p) if !values_only || !db.symmetric() || game.canonical(&p) == p => p,
+                _ if values_only => continue,
+                _ => anyhow::bail!("tier {name} index {i} holds a record but no position"),
+            };
             let reachable = game.reachable(&pos);
             if args.reachable && !reachable {
                 continue;
@@ -123,7 +130,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         [
             ("topitop.game", game.name().to_string()),
             ("topitop.variant", game.variant()),
-            ("topitop.program", db.header().program.clone()),
+            ("topitop.program", db.names().2.to_string()),
             ("topitop.table", table.to_string()),
             (
                 "topitop.value_view",

@@ -17,7 +17,7 @@ pub mod verify;
 
 use std::path::{Path, PathBuf};
 
-use topitop_db::tiered::TieredDb;
+use topitop_db::SolvedDb;
 use topitop_interface::Tiered;
 
 use crate::common::DbArgs;
@@ -32,7 +32,7 @@ pub fn db_path<G: Tiered>(game: &G, dir: &Path) -> PathBuf {
 ///
 /// # Errors
 /// A missing or damaged file, or one of another game or variant.
-pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<TieredDb> {
+pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<SolvedDb> {
     let path = args.db.clone().unwrap_or_else(|| db_path(game, &args.dir));
     match std::fs::metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
@@ -44,7 +44,7 @@ pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<TieredDb> {
         Ok(m) if m.is_dir() => anyhow::bail!("{} is a directory, not a database file", path.display()),
         Ok(_) => {}
     }
-    let db = TieredDb::open(&path)?;
+    let db = SolvedDb::open(&path)?;
     db.holds(game)?;
     Ok(db)
 }

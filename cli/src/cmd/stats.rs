@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use topitop_db::tiered::TieredDb;
+use topitop_db::SolvedDb;
 use topitop_interface::{Record, Tiered, Value};
 
 use super::open;
@@ -50,20 +50,27 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         .as_deref()
         .map(|p| Output::open(Some(p), &[db.path()]))
         .transpose()?;
-    let h = db.header();
     // Every index that names a position of play is one play reaches
-    // (the game's index promises it; Topolo's tests check it).
-    let (positions, classes) = game
-        .tiers()
-        .par_iter()
-        .map(|&t| {
-            (0..game.tier_size(t))
-                .filter_map(|i| game.position(t, i))
-                .fold((0u64, 0u64), |(a, c), p| {
-                    (a + 1, c + u64::from(game.canonical(&p) == p))
-                })
-        })
-        .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
+    // (the game's index promises it; Topolo's tests check it). An index
+    // may hold every position or one per symmetry class: each class is
+    // counted once, with all its positions. A database of values records
+    // the counts its solve made.
+    let (positions, classes) = db.recorded_positions().unwrap_or_else(|| {
+        game.tiers()
+            .par_iter()
+            .map(|&t| {
+                (0..game.tier_size(t))
+                    .filter_map(|i| game.position(t, i))
+                    .filter(|p| game.canonical(p) == *p)
+                    .fold((0u64, 0u64), |(a, c), p| {
+                        (a + game.images(&p).len() as u64, c + 1)
+                    })
+            })
+            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1))
+    });
+    let (g, v, _) = db.names();
+    let counts = db.counts();
+    let stored = db.tiers();
     let start = game.start();
     let start_rec = db.lookup(&game, &start)?;
     let r = Report {
@@ -74,16 +81,16 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             start_rec,
         ),
         file: db.path().display().to_string(),
-        game: h.game.clone(),
-        variant: h.variant.clone(),
+        game: g.to_string(),
+        variant: v.to_string(),
         file_bytes: db.file_len(),
-        symmetric: h.symmetric,
-        win: h.counts[0],
-        lose: h.counts[1],
-        tie: h.counts[2],
-        draw: h.counts[3],
-        largest_remoteness: h.max_remoteness,
-        indices: h.tiers.iter().map(|t| t.size).sum(),
+        symmetric: db.symmetric(),
+        win: counts[0],
+        lose: counts[1],
+        tie: counts[2],
+        draw: counts[3],
+        largest_remoteness: db.max_remoteness(),
+        indices: stored.iter().map(|t| t.size).sum(),
         positions,
         classes,
     };
@@ -106,7 +113,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         "file size            {} bytes ({} indices in {} tiers)",
         r.file_bytes,
         r.indices,
-        h.tiers.len()
+        stored.len()
     )?;
     writeln!(
         out,
@@ -148,25 +155,47 @@ impl Counts {
 
 /// The HTML page of `stats --report`: the totals, positions by value and
 /// remoteness, and every tier's counts, from the records themselves.
-fn html_report<G: Tiered>(game: &G, db: &TieredDb, r: &Report) -> anyhow::Result<report::Report> {
-    let tiers = db.tiers()?;
+fn html_report<G: Tiered>(game: &G, db: &SolvedDb, r: &Report) -> anyhow::Result<report::Report> {
+    let tiers = db.tiers();
+    let by_name: std::collections::HashMap<String, G::Tier> =
+        game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
     let mut by_remoteness = vec![Vec::<u64>::new(); 3];
+    let mut add = |k: usize, rem: u16, n: u64| {
+        let at = usize::from(rem);
+        if by_remoteness[k].len() <= at {
+            by_remoteness[k].resize(at + 1, 0);
+        }
+        by_remoteness[k][at] += n;
+    };
     let mut rows = Vec::with_capacity(tiers.len());
-    for (name, records) in &tiers {
+    for (t, summary) in tiers.iter().enumerate() {
+        let name = &summary.name;
+        let tier = *by_name
+            .get(name)
+            .ok_or_else(|| anyhow::anyhow!("tier {name} is not one of {} {}", game.name(), game.variant()))?;
         let mut c = Counts::default();
-        for &rec in records {
-            c.add(rec);
-            // Draws have no remoteness and are not charted.
-            if let Some(k) = rec.value().map(Value::index).filter(|&k| k < 3) {
-                let at = usize::from(rec.remoteness());
-                if by_remoteness[k].len() <= at {
-                    by_remoteness[k].resize(at + 1, 0);
+        match db {
+            // Its counts are in the header, one remoteness a tier.
+            SolvedDb::Values(d) => {
+                let stored = &d.header().tiers[t];
+                c.0[..3].copy_from_slice(&stored.counts);
+                let rem = game.fixed_remoteness(tier).unwrap_or(0);
+                for (k, &n) in stored.counts.iter().enumerate() {
+                    add(k, rem, n);
                 }
-                by_remoteness[k][at] += 1;
+            }
+            SolvedDb::Records(_) => {
+                for rec in db.tier_records(game, tier, t)? {
+                    c.add(rec);
+                    // Draws have no remoteness and are not charted.
+                    if let Some(k) = rec.value().map(Value::index).filter(|&k| k < 3) {
+                        add(k, rec.remoteness(), 1);
+                    }
+                }
             }
         }
         if c.total() > 0 {
-            let mut row = vec![name.clone(), report::grouped(c.total())];
+            let mut row = vec![name.to_string(), report::grouped(c.total())];
             row.extend(c.0.iter().map(|&n| report::grouped(n)));
             rows.push(row);
         }

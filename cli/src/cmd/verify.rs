@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use rayon::prelude::*;
+use topitop_db::SolvedDb;
 use topitop_interface::{Record, Tiered};
 use topitop_solver::loop_free::negamax;
 
@@ -20,48 +21,61 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     init_threads(args.threads)?;
     let db = open(&game, &args.db)?;
     let mut out = std::io::stdout().lock();
-    let h = db.header();
+    let (g, v, program) = db.names();
+    let stored = db.tiers();
     writeln!(
         out,
-        "{}: {} {}, {} tiers, written by {}",
+        "{}: {g} {v}, {} tiers, written by {program}",
         db.path().display(),
-        h.game,
-        h.variant,
-        h.tiers.len(),
-        h.program
+        stored.len(),
     )?;
-    let tiers = db.tiers()?;
+    let bar = CountBar::new("checksums", "blocks");
+    db.verify_blocks(|done, total| bar.set(done as u64, total as u64))?;
+    bar.finish();
     writeln!(out, "checksums: header and every block intact")?;
+    if args.checksums_only {
+        return Ok(());
+    }
     let by_name: std::collections::HashMap<String, G::Tier> =
         game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
+    let values_only = matches!(db, SolvedDb::Values(_));
     let bar = CountBar::new("checking", "tiers");
     let mut checked = 0u64;
     let mut bad: Vec<String> = Vec::new();
     let mut violations = 0u64;
-    for (k, (name, records)) in tiers.iter().enumerate() {
-        let Some(&tier) = by_name.get(name) else {
+    for (k, t) in stored.iter().enumerate() {
+        let Some(&tier) = by_name.get(&t.name) else {
             anyhow::bail!(
-                "{}: tier {name} is not one of {} {}",
+                "{}: tier {} is not one of {} {}",
                 db.path().display(),
+                t.name,
                 game.name(),
                 game.variant()
             );
         };
         anyhow::ensure!(
-            records.len() as u64 == game.tier_size(tier),
-            "tier {name} holds {} records but has {} indices",
-            records.len(),
+            t.size == game.tier_size(tier),
+            "tier {} holds {} records but has {} indices",
+            t.name,
+            t.size,
             game.tier_size(tier)
         );
+        let records = db.tier_records(&game, tier, k)?;
         let found: Vec<String> = records
             .par_iter()
             .enumerate()
-            .filter_map(|(i, &rec)| check_one(&game, &db, tier, i as u64, rec).err())
+            .filter_map(|(i, &rec)| check_one(&game, &db, values_only, tier, i as u64, rec).err())
             .collect();
-        checked += records.iter().filter(|r| r.value().is_some()).count() as u64;
+        checked += records
+            .iter()
+            .enumerate()
+            .filter(|&(i, r)| {
+                r.value().is_some() && (!values_only || game.position(tier, i as u64).is_some())
+            })
+            .count() as u64;
         violations += found.len() as u64;
         bad.extend(found.into_iter().take(args.show.saturating_sub(bad.len())));
-        bar.set(k as u64 + 1, tiers.len() as u64);
+        bar.set(k as u64 + 1, stored.len() as u64);
     }
     bar.finish();
     writeln!(out, "checked {checked} positions: {violations} violations")?;
@@ -76,18 +90,27 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Checks the record `rec` stored at index `i` of `tier`.
+/// Checks the record `rec` stored at index `i` of `tier`. An index that
+/// names no position holds nothing in a database of records, and is not
+/// checked in one of values (it holds the value of another image).
 fn check_one<G: Tiered>(
     game: &G,
-    db: &topitop_db::tiered::TieredDb,
+    db: &SolvedDb,
+    values_only: bool,
     tier: G::Tier,
     i: u64,
     rec: Record,
 ) -> Result<(), String> {
     let pos = game.position(tier, i);
     let expected = match pos {
+        None if values_only => return Ok(()),
         None => Record::UNSOLVED,
-        Some(p) if db.header().symmetric && game.canonical(&p) != p => Record::UNSOLVED,
+        Some(p) if db.symmetric() && game.canonical(&p) != p => {
+            if values_only {
+                return Ok(());
+            }
+            Record::UNSOLVED
+        }
         Some(p) => match game.primitive(&p) {
             Some(v) => Record::new(v, 0),
             None => {

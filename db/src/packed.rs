@@ -1,0 +1,634 @@
+//! Value databases: for a loop-free game whose remoteness the position
+//! itself gives (every game from it lasts as long: Topolo's empty cells),
+//! only each index's value is stored, win, lose or tie, five to a byte
+//! (log₂ 3 ≈ 1.58 bits, in 1.6). The data is cut into blocks, each under
+//! an XXH3 checksum kept in the header; a reader checks a block the first
+//! time it reads from it, and reads single bytes after that, so a probe
+//! costs a few microseconds whatever the file's size. The format is in
+//! `db/FORMAT.md` ("Value databases").
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use topitop_interface::Value;
+
+use crate::blocks::{checksum, le_u16, le_u32, le_u64};
+use crate::error::DbError;
+
+/// The magic number of a value database.
+pub const MAGIC: [u8; 8] = *b"TOPIVALS";
+/// The format version this code writes and reads.
+pub const VERSION: u16 = 1;
+/// Values per byte.
+pub const PER_BYTE: u64 = 5;
+/// Bytes of data per checksummed block (the last may be shorter).
+pub const BLOCK_BYTES: u64 = 1 << 14;
+/// The largest header a reader accepts.
+const MAX_HEADER: u64 = 256 << 20;
+
+/// One tier of a value database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackedTier {
+    /// The tier's name, as the game names it.
+    pub name: String,
+    /// Its number of indices.
+    pub size: u64,
+    /// Canonical positions stored by value: win, lose, tie.
+    pub counts: [u64; 3],
+    /// The positions those stand for, every symmetric image counted.
+    pub positions: u64,
+}
+
+impl PackedTier {
+    /// Bytes of its values.
+    pub fn bytes(&self) -> u64 {
+        self.size.div_ceil(PER_BYTE)
+    }
+}
+
+/// What a value database holds, besides the values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackedHeader {
+    /// The game's name.
+    pub game: String,
+    /// The variant.
+    pub variant: String,
+    /// The program that wrote the file.
+    pub program: String,
+    /// True when one position per symmetry class was solved.
+    pub symmetric: bool,
+    /// The largest remoteness.
+    pub max_remoteness: u16,
+    /// The tiers, in the order their values are stored.
+    pub tiers: Vec<PackedTier>,
+    /// Each data block's XXH3 checksum.
+    pub blocks: Vec<u64>,
+}
+
+impl PackedHeader {
+    /// Canonical positions by value: win, lose, tie, draw (always 0).
+    pub fn counts(&self) -> [u64; 4] {
+        let mut c = [0u64; 4];
+        for t in &self.tiers {
+            for (slot, n) in c.iter_mut().zip(t.counts) {
+                *slot += n;
+            }
+        }
+        c
+    }
+
+    /// Bytes of data: every tier's values.
+    pub fn data_len(&self) -> u64 {
+        self.tiers.iter().map(PackedTier::bytes).sum()
+    }
+
+    /// The header's bytes: magic, version, length, fields, checksum.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut f = Vec::new();
+        for s in [&self.game, &self.variant, &self.program] {
+            f.push(s.len().min(255) as u8);
+            f.extend_from_slice(&s.as_bytes()[..s.len().min(255)]);
+        }
+        f.push(u8::from(self.symmetric));
+        f.extend_from_slice(&self.max_remoteness.to_le_bytes());
+        f.extend_from_slice(&(BLOCK_BYTES as u32).to_le_bytes());
+        f.extend_from_slice(&(self.tiers.len() as u32).to_le_bytes());
+        for t in &self.tiers {
+            f.extend_from_slice(&(t.name.len() as u16).to_le_bytes());
+            f.extend_from_slice(t.name.as_bytes());
+            f.extend_from_slice(&t.size.to_le_bytes());
+            for c in t.counts {
+                f.extend_from_slice(&c.to_le_bytes());
+            }
+            f.extend_from_slice(&t.positions.to_le_bytes());
+        }
+        f.extend_from_slice(&(self.blocks.len() as u32).to_le_bytes());
+        for b in &self.blocks {
+            f.extend_from_slice(&b.to_le_bytes());
+        }
+        let mut b = Vec::with_capacity(f.len() + 22);
+        b.extend_from_slice(&MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        b.extend_from_slice(&f);
+        let sum = checksum(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Decodes and checks the header at the start of `file` (which may be
+    /// just a prefix holding the header).
+    ///
+    /// # Errors
+    /// Bad magic, an unknown version, truncation, a checksum mismatch or a
+    /// field out of range.
+    pub fn decode(file: &[u8]) -> Result<PackedHeader, DbError> {
+        let len = file.len() as u64;
+        if len < 8 || file[..8] != MAGIC {
+            return Err(DbError::BadMagic);
+        }
+        if len < 14 {
+            return Err(DbError::Truncated {
+                what: "the header",
+                start: 0,
+                end: 14,
+                len,
+            });
+        }
+        let version = le_u16(file, 8);
+        if version != VERSION {
+            return Err(DbError::UnsupportedVersion(version));
+        }
+        let body = u64::from(le_u32(file, 10));
+        let end = 14 + body + 8;
+        if len < end {
+            return Err(DbError::Truncated {
+                what: "the header",
+                start: 0,
+                end,
+                len,
+            });
+        }
+        let end = end as usize;
+        let stored = le_u64(file, end - 8);
+        let computed = checksum(&file[..end - 8]);
+        if stored != computed {
+            return Err(DbError::Checksum {
+                what: "header".into(),
+                stored,
+                computed,
+            });
+        }
+        let bad = || DbError::corrupt("header", "its fields do not fit its length");
+        let mut r = Fields(&file[14..end - 8]);
+        let text = |r: &mut Fields<'_>| -> Result<String, DbError> {
+            let n = usize::from(r.take(1).ok_or_else(bad)?[0]);
+            String::from_utf8(r.take(n).ok_or_else(bad)?.to_vec()).map_err(|_| bad())
+        };
+        let game = text(&mut r)?;
+        let variant = text(&mut r)?;
+        let program = text(&mut r)?;
+        let symmetric = r.take(1).ok_or_else(bad)?[0] != 0;
+        let max_remoteness = r.u16().ok_or_else(bad)?;
+        let block = u64::from(r.u32().ok_or_else(bad)?);
+        if block != BLOCK_BYTES {
+            return Err(DbError::corrupt(
+                "header",
+                format!("blocks of {block} bytes (this reader knows {BLOCK_BYTES})"),
+            ));
+        }
+        let n = r.u32().ok_or_else(bad)? as usize;
+        let mut tiers = Vec::with_capacity(n.min(1 << 20));
+        for _ in 0..n {
+            let k = usize::from(r.u16().ok_or_else(bad)?);
+            let name = String::from_utf8(r.take(k).ok_or_else(bad)?.to_vec()).map_err(|_| bad())?;
+            let size = r.u64().ok_or_else(bad)?;
+            let counts = [
+                r.u64().ok_or_else(bad)?,
+                r.u64().ok_or_else(bad)?,
+                r.u64().ok_or_else(bad)?,
+            ];
+            let positions = r.u64().ok_or_else(bad)?;
+            if counts
+                .iter()
+                .try_fold(0u64, |a, &c| a.checked_add(c))
+                .is_none_or(|s| s > size)
+            {
+                return Err(DbError::corrupt(
+                    format!("tier {name}"),
+                    format!("counts {counts:?} exceed its {size} indices"),
+                ));
+            }
+            tiers.push(PackedTier {
+                name,
+                size,
+                counts,
+                positions,
+            });
+        }
+        let nb = r.u32().ok_or_else(bad)? as usize;
+        let mut blocks = Vec::with_capacity(nb.min(1 << 24));
+        for _ in 0..nb {
+            blocks.push(r.u64().ok_or_else(bad)?);
+        }
+        if !r.0.is_empty() {
+            return Err(bad());
+        }
+        let h = PackedHeader {
+            game,
+            variant,
+            program,
+            symmetric,
+            max_remoteness,
+            tiers,
+            blocks,
+        };
+        let data = h
+            .tiers
+            .iter()
+            .try_fold(0u64, |a, t| a.checked_add(t.bytes()))
+            .ok_or_else(|| DbError::corrupt("header", "its tiers' sizes overflow"))?;
+        if data.div_ceil(BLOCK_BYTES) != h.blocks.len() as u64 {
+            return Err(DbError::corrupt(
+                "header",
+                format!("{} block checksums for {data} bytes of values", h.blocks.len()),
+            ));
+        }
+        Ok(h)
+    }
+
+    /// Bytes of the encoded header, its checksum included.
+    pub fn encoded_len(&self) -> u64 {
+        self.encode().len() as u64
+    }
+}
+
+/// A cursor over a header's fields.
+struct Fields<'a>(&'a [u8]);
+
+impl<'a> Fields<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (a, b) = (self.0.get(..n)?, self.0.get(n..)?);
+        self.0 = b;
+        Some(a)
+    }
+    fn u16(&mut self) -> Option<u16> {
+        self.take(2).map(|b| le_u16(b, 0))
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take(4).map(|b| le_u32(b, 0))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take(8).map(|b| le_u64(b, 0))
+    }
+}
+
+/// The digit a value is stored as.
+pub fn trit(v: Value) -> u8 {
+    match v {
+        Value::Win => 0,
+        Value::Lose => 1,
+        Value::Tie => 2,
+        Value::Draw => unreachable!("a value database holds loop-free games: no draws"),
+    }
+}
+
+/// The value a digit stands for.
+fn value_of(trit: u8) -> Value {
+    match trit {
+        0 => Value::Win,
+        1 => Value::Lose,
+        _ => Value::Tie,
+    }
+}
+
+/// Packs values (each a [`trit`]) five to a byte: value `i` is digit
+/// `i % 5` (the least significant first) of byte `i / 5`.
+pub fn pack(trits: impl IntoIterator<Item = u8>, out: &mut Vec<u8>) {
+    let (mut byte, mut k, mut place) = (0u8, 0, 1u8);
+    for t in trits {
+        byte += t * place;
+        k += 1;
+        if k == PER_BYTE {
+            out.push(byte);
+            (byte, k, place) = (0, 0, 1);
+        } else {
+            place *= 3;
+        }
+    }
+    if k > 0 {
+        out.push(byte);
+    }
+}
+
+/// The digit `k` (0..5) of a packed byte, if the byte is one packing
+/// makes (below 3⁵).
+pub fn digit(byte: u8, k: u64) -> Option<u8> {
+    (byte < 243).then(|| byte / 3u8.pow(k as u32) % 3)
+}
+
+/// Writes a value database to `path` atomically (a temporary beside it,
+/// synced, renamed): `header` without its block checksums (computed here)
+/// and `data`, every tier's packed values in order.
+///
+/// # Errors
+/// `data` does not match the tiers, or an I/O error naming the file.
+pub fn write_packed(path: &Path, mut header: PackedHeader, data: &[u8]) -> Result<PackedHeader, DbError> {
+    if data.len() as u64 != header.data_len() {
+        return Err(DbError::corrupt(
+            "values",
+            format!("{} bytes for tiers of {} bytes", data.len(), header.data_len()),
+        ));
+    }
+    header.blocks = data.chunks(BLOCK_BYTES as usize).map(checksum).collect();
+    crate::temps::write_atomically(path, |out| {
+        out.write_all(&header.encode())?;
+        out.write_all(data)
+    })?;
+    Ok(header)
+}
+
+/// An open value database: the header read and checked, the values read
+/// from the file as they are asked for.
+pub struct PackedDb {
+    path: PathBuf,
+    file: File,
+    header: PackedHeader,
+    /// Where the data starts in the file.
+    data_start: u64,
+    /// Each tier's first byte in the data.
+    offsets: Vec<u64>,
+    by_name: std::collections::HashMap<String, usize>,
+    /// One bit a block: its checksum has been checked.
+    checked: Vec<AtomicU64>,
+}
+
+impl PackedDb {
+    /// Opens the value database at `path`: a regular file only, its header
+    /// read and checked, its length the header's.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a valid value database; the error
+    /// names the file.
+    pub fn open(path: impl AsRef<Path>) -> Result<PackedDb, DbError> {
+        let path = path.as_ref();
+        let io = |source| DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = topitop_files::open_regular(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut head = Vec::new();
+        let mut reader = (&file).take(14);
+        reader.read_to_end(&mut head).map_err(io)?;
+        if head.len() == 14 && head[..8] == MAGIC {
+            let body = u64::from(le_u32(&head, 10));
+            reader.set_limit(body.min(MAX_HEADER).min(len) + 8);
+            reader.read_to_end(&mut head).map_err(io)?;
+        }
+        let header = PackedHeader::decode(&head).map_err(|e| e.in_file(path))?;
+        let data_start = header.encoded_len();
+        let expected = data_start + header.data_len();
+        if expected != len {
+            return Err(
+                DbError::corrupt("file", format!("{len} bytes, but its header gives {expected}"))
+                    .in_file(path),
+            );
+        }
+        let mut offsets = Vec::with_capacity(header.tiers.len());
+        let mut at = 0;
+        for t in &header.tiers {
+            offsets.push(at);
+            at += t.bytes();
+        }
+        let by_name: std::collections::HashMap<String, usize> = header
+            .tiers
+            .iter()
+            .enumerate()
+            .map(|(k, t)| (t.name.clone(), k))
+            .collect();
+        if by_name.len() != header.tiers.len() {
+            return Err(DbError::corrupt("header", "a tier name repeats").in_file(path));
+        }
+        let checked = (0..header.blocks.len().div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        Ok(PackedDb {
+            path: path.to_path_buf(),
+            file,
+            header,
+            data_start,
+            offsets,
+            by_name,
+            checked,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The header.
+    pub fn header(&self) -> &PackedHeader {
+        &self.header
+    }
+
+    /// Bytes of the file.
+    pub fn file_len(&self) -> u64 {
+        self.data_start + self.header.data_len()
+    }
+
+    /// The tier named `name`, by its place in the header.
+    pub fn tier(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// Reads `buf.len()` bytes of data from `at`, every block they touch
+    /// checked first.
+    fn read(&self, at: u64, buf: &mut [u8]) -> Result<(), DbError> {
+        let first = at / BLOCK_BYTES;
+        let last = (at + buf.len() as u64).saturating_sub(1) / BLOCK_BYTES;
+        for b in first..=last {
+            self.check_block(b as usize)?;
+        }
+        self.file
+            .read_exact_at(buf, self.data_start + at)
+            .map_err(|source| DbError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// Checks block `b`'s checksum, once.
+    fn check_block(&self, b: usize) -> Result<(), DbError> {
+        let (word, bit) = (&self.checked[b / 64], 1u64 << (b % 64));
+        if word.load(Ordering::Relaxed) & bit != 0 {
+            return Ok(());
+        }
+        let start = b as u64 * BLOCK_BYTES;
+        let len = BLOCK_BYTES.min(self.header.data_len() - start) as usize;
+        let mut block = vec![0u8; len];
+        self.file
+            .read_exact_at(&mut block, self.data_start + start)
+            .map_err(|source| DbError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        let computed = checksum(&block);
+        if computed != self.header.blocks[b] {
+            return Err(DbError::Checksum {
+                what: format!("value block {b}"),
+                stored: self.header.blocks[b],
+                computed,
+            }
+            .in_file(&self.path));
+        }
+        word.fetch_or(bit, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The value at `index` of tier number `t`.
+    ///
+    /// # Errors
+    /// An index outside the tier, a damaged block or a byte no packing
+    /// makes.
+    pub fn value(&self, t: usize, index: u64) -> Result<Value, DbError> {
+        let tier = &self.header.tiers[t];
+        if index >= tier.size {
+            return Err(DbError::NotIndexable(format!(
+                "index {index} of tier {}",
+                tier.name
+            )));
+        }
+        let mut byte = [0u8];
+        self.read(self.offsets[t] + index / PER_BYTE, &mut byte)?;
+        digit(byte[0], index % PER_BYTE).map(value_of).ok_or_else(|| {
+            DbError::corrupt(format!("tier {}", tier.name), format!("byte {:#04x}", byte[0]))
+                .in_file(&self.path)
+        })
+    }
+
+    /// The value at `index` of the tier named `name`.
+    ///
+    /// # Errors
+    /// No such tier, or as [`PackedDb::value`].
+    pub fn get(&self, name: &str, index: u64) -> Result<Value, DbError> {
+        let t = self
+            .tier(name)
+            .ok_or_else(|| DbError::NotIndexable(format!("tier {name}")))?;
+        self.value(t, index)
+    }
+
+    /// Every value of tier number `t`, in index order.
+    ///
+    /// # Errors
+    /// A damaged block or a byte no packing makes.
+    pub fn tier_values(&self, t: usize) -> Result<Vec<Value>, DbError> {
+        let tier = &self.header.tiers[t];
+        let mut bytes = vec![0u8; tier.bytes() as usize];
+        self.read(self.offsets[t], &mut bytes)?;
+        let mut out = Vec::with_capacity(tier.size as usize);
+        for (i, &b) in bytes.iter().enumerate() {
+            for k in 0..PER_BYTE {
+                if out.len() as u64 == tier.size {
+                    break;
+                }
+                let d = digit(b, k).ok_or_else(|| {
+                    DbError::corrupt(format!("tier {}", tier.name), format!("byte {i}: {b:#04x}"))
+                        .in_file(&self.path)
+                })?;
+                out.push(value_of(d));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The raw packed bytes of tier number `t`, every block they touch
+    /// checked.
+    ///
+    /// # Errors
+    /// A damaged block.
+    pub fn tier_bytes(&self, t: usize) -> Result<Vec<u8>, DbError> {
+        let mut bytes = vec![0u8; self.header.tiers[t].bytes() as usize];
+        self.read(self.offsets[t], &mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// Checks every block's checksum, calling `progress(done, total)` now
+    /// and then.
+    ///
+    /// # Errors
+    /// The first damaged block.
+    pub fn verify_blocks(&self, progress: impl Fn(usize, usize) + Sync) -> Result<(), DbError> {
+        use rayon::prelude::*;
+        let total = self.header.blocks.len();
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        (0..total).into_par_iter().try_for_each(|b| {
+            self.check_block(b)?;
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if n.is_multiple_of(1024) || n == total {
+                progress(n, total);
+            }
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> (PackedHeader, Vec<u8>) {
+        let sizes = [1u64, 7, 100_003];
+        let mut data = Vec::new();
+        let mut tiers = Vec::new();
+        for (k, &size) in sizes.iter().enumerate() {
+            let trits: Vec<u8> = (0..size).map(|i| ((i * 7 + k as u64) % 3) as u8).collect();
+            let mut counts = [0u64; 3];
+            for &t in &trits {
+                counts[usize::from(t)] += 1;
+            }
+            pack(trits, &mut data);
+            tiers.push(PackedTier {
+                name: format!("t{k}"),
+                size,
+                counts,
+                positions: size * 2,
+            });
+        }
+        let header = PackedHeader {
+            game: "g".into(),
+            variant: "v".into(),
+            program: "test".into(),
+            symmetric: true,
+            max_remoteness: 9,
+            tiers,
+            blocks: Vec::new(),
+        };
+        (header, data)
+    }
+
+    #[test]
+    fn values_read_back_and_damage_is_caught() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let (header, data) = sample();
+        let written = write_packed(&path, header, &data).unwrap();
+        let db = PackedDb::open(&path).unwrap();
+        assert_eq!(db.header(), &written);
+        for (k, t) in written.tiers.iter().enumerate() {
+            let all = db.tier_values(k).unwrap();
+            assert_eq!(all.len() as u64, t.size);
+            for (i, v) in all.iter().enumerate() {
+                let want = value_of(((i as u64 * 7 + k as u64) % 3) as u8);
+                assert_eq!(*v, want);
+                if i % 997 == 0 {
+                    assert_eq!(db.get(&t.name, i as u64).unwrap(), want);
+                }
+            }
+            assert!(matches!(db.get(&t.name, t.size), Err(DbError::NotIndexable(_))));
+        }
+        db.verify_blocks(|_, _| {}).unwrap();
+        // A flipped byte in a block: its checksum fails, on any read.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - 10;
+        bytes[at] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let db = PackedDb::open(&path).unwrap();
+        assert!(db.verify_blocks(|_, _| {}).is_err());
+        let last = db.header().tiers.len() - 1;
+        let e = db.tier_values(last).unwrap_err().to_string();
+        assert!(e.contains("checksum"), "{e}");
+        // Truncated, or the header damaged: refused on opening.
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(PackedDb::open(&path).is_err());
+        bytes[20] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let e = PackedDb::open(&path).err().unwrap().to_string();
+        assert!(e.contains("checksum"), "{e}");
+    }
+}

@@ -1,0 +1,217 @@
+//! What a solve of a board takes on, known before it starts: the tiers of
+//! the board's [`Layout`], their places among the values, the templates
+//! of step 1, and what it will cost; and where a solve keeps the
+//! templates it finished ([`Store`]).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use topitop_topolo::layout::{Counts, Layout, Tier};
+use topitop_topolo::{Class, Position};
+
+/// Where a solve keeps the templates it finished.
+pub trait Store {
+    /// The bytes kept under `name`, if whole and `len` long.
+    fn load(&mut self, name: &str, len: u64) -> Option<Vec<u8>>;
+    /// Keeps `bytes` under `name`.
+    ///
+    /// # Errors
+    /// They could not be kept.
+    fn save(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()>;
+}
+
+/// Nothing kept.
+pub struct KeepNothing;
+
+impl Store for KeepNothing {
+    fn load(&mut self, _: &str, _: u64) -> Option<Vec<u8>> {
+        None
+    }
+    fn save(&mut self, _: &str, _: &[u8]) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a solve of a board takes on: its tiers and their places among
+/// the values.
+pub struct Plan {
+    layout: Arc<Layout>,
+    tiers: Vec<Tier>,
+    sizes: Vec<u64>,
+    offsets: HashMap<Tier, (usize, u64)>,
+    /// The first classes and their pieces, each with its number of
+    /// canonical full classes.
+    templates: Vec<(Class, Counts, u64)>,
+}
+
+impl Plan {
+    /// The plan of `layout`'s board.
+    pub fn new(layout: Arc<Layout>) -> Plan {
+        let tiers = layout.tiers();
+        let sizes: Vec<u64> = tiers.iter().map(|&t| layout.size(t)).collect();
+        let mut offsets = HashMap::with_capacity(tiers.len());
+        let mut at = 0u64;
+        let mut templates: Vec<(Class, Counts, u64)> = Vec::new();
+        for (k, (&t, &n)) in tiers.iter().zip(&sizes).enumerate() {
+            offsets.insert(t, (k, at));
+            at += n;
+            if let Tier::Closed { first, full, .. } = t {
+                if templates.last().is_none_or(|&(f, a, _)| (f, a) != (first, full)) {
+                    let n = layout.full_codes(first, full).len() as u64;
+                    templates.push((first, full, n));
+                }
+            }
+        }
+        Plan {
+            layout,
+            tiers,
+            sizes,
+            offsets,
+            templates,
+        }
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The tiers, in the order their values are stored.
+    pub fn tiers(&self) -> &[Tier] {
+        &self.tiers
+    }
+
+    /// Indices in all.
+    pub fn indices(&self) -> u64 {
+        self.sizes.iter().sum()
+    }
+
+    /// Full first classes to solve (the small games of step 1).
+    pub fn subgames(&self) -> u64 {
+        self.templates.iter().map(|t| t.2).sum()
+    }
+
+    /// The templates: each first class and its pieces, with its number
+    /// of canonical full classes.
+    pub fn templates(&self) -> &[(Class, Counts, u64)] {
+        &self.templates
+    }
+
+    /// Each tier's number of indices.
+    pub fn sizes(&self) -> &[u64] {
+        &self.sizes
+    }
+
+    /// The tiers of template `first`, `full`, and where the first is.
+    pub fn template_tiers(&self, first: Class, full: Counts) -> (Vec<Tier>, usize, u64) {
+        let tiers: Vec<Tier> = self
+            .tiers
+            .iter()
+            .copied()
+            .filter(|t| matches!(t, Tier::Closed { first: f, full: a, .. } if *f == first && *a == full))
+            .collect();
+        let (k0, at) = tiers.first().and_then(|&t| self.place(t)).unwrap_or((0, 0));
+        (tiers, k0, at)
+    }
+
+    /// The index among all values of `pos` (through its canonical form).
+    pub fn index_of(&self, pos: &Position) -> u64 {
+        self.offsets[&self.layout.tier_of(pos)].1 + self.layout.index(pos)
+    }
+
+    /// Where `tier` is: its place among the tiers and its first value.
+    pub fn place(&self, tier: Tier) -> Option<(usize, u64)> {
+        self.offsets.get(&tier).copied()
+    }
+
+    /// Bytes of memory the solve needs at its peak: the values being
+    /// solved (two bits each), the database's packed values (1.6 bits),
+    /// and the largest template with every worker's buffer, with a
+    /// margin. From counts alone.
+    pub fn memory(&self, threads: usize) -> u64 {
+        let n = self.indices();
+        let nb = self
+            .layout
+            .firsts()
+            .iter()
+            .map(|&c| self.layout.cells(c.other()).len())
+            .max()
+            .unwrap_or(0) as u64;
+        // A template's states: at most the arrangements of the second
+        // class's cells, bounded by its largest tier times its tiers.
+        let largest = self
+            .tiers
+            .iter()
+            .zip(&self.sizes)
+            .filter_map(|(t, &s)| match t {
+                Tier::Closed { first, full, .. } => {
+                    Some(s / self.layout.full_codes(*first, *full).len().max(1) as u64)
+                }
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+            * (nb + 1);
+        // Code, children (about three a state and empty cell), four
+        // images and a byte of value per worker.
+        let template = largest * (8 + 4 + 4 * 3 * nb + 32) + largest * threads as u64;
+        n / 4 + n / 5 + template + (64 << 20)
+    }
+
+    /// The name a template is kept under: its first class and pieces.
+    pub fn template_name(first: Class, full: &Counts) -> String {
+        format!(
+            "{}.r{}.{}.{}-b{}.{}.{}",
+            first.name(),
+            full[0],
+            full[1],
+            full[2],
+            full[3],
+            full[4],
+            full[5]
+        )
+    }
+}
+
+/// What a solve of `layout`'s board would take, from counts alone (no
+/// arrangement enumerated): about how many indices (symmetry classes,
+/// and a few more), and bytes of memory at the peak on `threads` workers.
+/// Approximate (floating point), for boards of any size.
+pub fn estimate(layout: &Layout, threads: usize) -> (f64, f64) {
+    // n! / ∏ mᵢ!, in floating point: the boards too large to index too.
+    let arrangements = |m: &[u8]| -> f64 {
+        let mut n = 0.0;
+        let mut total = 1.0;
+        for &k in m {
+            for i in 1..=k {
+                n += 1.0;
+                total = total * n / f64::from(i);
+            }
+        }
+        total
+    };
+    let mut n = 0.0;
+    let mut largest_row: f64 = 0.0;
+    for tier in layout.tiers() {
+        n += match tier {
+            Tier::Start => 1.0,
+            Tier::Open { first, pieces } => {
+                arrangements(&layout.multiset(layout.cells(first).len(), &pieces))
+            }
+            Tier::Closed { first, full, second } => {
+                let a = arrangements(&layout.multiset(layout.cells(first).len(), &full));
+                let b = arrangements(&layout.multiset(layout.cells(first.other()).len(), &second));
+                largest_row = largest_row.max(b);
+                a / layout.keeping(first).len() as f64 * b
+            }
+        };
+    }
+    let nb = layout
+        .firsts()
+        .iter()
+        .map(|&c| layout.cells(c.other()).len())
+        .max()
+        .unwrap_or(0) as f64;
+    let template = largest_row * (nb + 1.0) * (8.0 + 4.0 + 12.0 * nb + 32.0 + threads as f64);
+    (n, n / 4.0 + n / 5.0 + template + f64::from(64u32 << 20))
+}
