@@ -62,10 +62,11 @@ pub fn hint_lines(moves: &[topitop_serve::MoveResponse]) -> Vec<String> {
             let cells: Vec<String> = chunk
                 .iter()
                 .map(|m| {
-                    let rem = if m.remoteness < 0 || m.move_value == "draw" {
-                        String::new()
-                    } else {
-                        format!(" {}", m.remoteness + 1)
+                    let rem = match m.estimate {
+                        // An estimate: the mover's expected result.
+                        Some(score) => format!(" {:.0}%", 100.0 * score),
+                        None if m.remoteness < 0 || m.move_value == "draw" => String::new(),
+                        None => format!(" {}", m.remoteness + 1),
                     };
                     format!("{:<13}", format!("{} {}{rem}", m.mv, m.move_value))
                 })

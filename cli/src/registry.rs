@@ -100,6 +100,9 @@ pub struct Served {
     /// when they change, every given interval; `None` when the game's
     /// files are read once.
     pub reload: Option<Reload>,
+    /// How many of the variants a database answers (the others are
+    /// answered by the game's search).
+    pub databases: usize,
 }
 
 /// Starts a watch over a game's files; the future runs as long as the

@@ -31,6 +31,7 @@ pub fn found(args: &Args) -> anyhow::Result<Found> {
     }
     let watcher = Watcher::new(&catalog);
     Ok(Found::Served(Served {
+        databases: catalog.variants.len(),
         game: served_game(&catalog.variants),
         reload: Some(Box::new(move |app, every| {
             Box::pin(reload::watch(app, watcher, every))

@@ -35,6 +35,18 @@ pub struct BoardArt {
 use std::fmt::Debug;
 use std::hash::Hash;
 
+/// A search's estimates of a position's moves ([`Game::estimate`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimates<M> {
+    /// The search, e.g. `mcts`.
+    pub method: &'static str,
+    /// What it did: random games played, or positions evaluated.
+    pub work: u64,
+    /// Every legal move with its expected result for its maker, from 0
+    /// (a loss) to 1 (a win), best first.
+    pub moves: Vec<(M, f64)>,
+}
+
 /// What every game provides.
 pub trait Game: Send + Sync {
     /// A position: the game's own type.
@@ -95,6 +107,20 @@ pub trait Game: Send + Sync {
     /// second player to move on an empty board) says which.
     fn reachable(&self, _pos: &Self::Position) -> bool {
         true
+    }
+
+    /// Optional: true when the game has a player for positions no
+    /// database holds ([`Game::estimate`]).
+    fn can_estimate(&self) -> bool {
+        false
+    }
+
+    /// Optional: every legal move of `pos` with its estimated result for
+    /// the player making it (1 a win, ½ a tie, 0 a loss), best first, from
+    /// a search given `budget` of time: for boards too large to solve. By
+    /// default none.
+    fn estimate(&self, _pos: &Self::Position, _budget: std::time::Duration) -> Option<Estimates<Self::Move>> {
+        None
     }
 
     /// Optional: the players' names, first player first.

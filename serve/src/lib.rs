@@ -16,6 +16,7 @@
 //! mapped, so nothing that happens to their files can disturb the server.
 #![forbid(unsafe_code)]
 
+pub mod estimated;
 pub mod gate;
 pub mod log;
 pub mod page;

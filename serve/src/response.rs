@@ -35,6 +35,23 @@ pub struct MoveResponse {
     pub move_value: &'static str,
     /// How much worse than the best move of the same value (0 = best).
     pub delta_remoteness: i64,
+    /// For a position no database holds: the move's expected result for
+    /// its maker from a search, 0 (a loss) to 1 (a win). Absent (and
+    /// GamesmanUni's object unchanged) when the values are solved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<f64>,
+}
+
+/// The search behind a position object's estimates.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EstimatedBy {
+    /// The search, e.g. `mcts`.
+    pub method: &'static str,
+    /// Random games played, or positions evaluated.
+    pub work: u64,
+    /// The time it was given, in milliseconds.
+    pub budget_ms: u64,
 }
 
 /// GamesmanUni's position object (route `positions/?p=`).
@@ -51,6 +68,12 @@ pub struct PositionResponse {
     pub remoteness: i64,
     /// Every legal move, best first; empty at a primitive position.
     pub moves: Vec<MoveResponse>,
+    /// Present when the values are a search's estimates, not solved ones
+    /// (a board too large to solve): `positionValue` and each
+    /// `moveValue` are then the estimate's nearest value (a win above
+    /// 0.6, a loss below 0.4, else a tie), and the remoteness unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated: Option<EstimatedBy>,
 }
 
 const ORDER: [&str; 6] = ["win", "tie", "draw", "lose", "unsolved", "undecided"];
@@ -150,6 +173,7 @@ pub fn respond_game<G: Tiered>(
             remoteness: uni_remoteness(c),
             move_value,
             delta_remoteness: 0,
+            estimate: None,
         });
     }
     finish_moves(&mut moves);
@@ -159,5 +183,80 @@ pub fn respond_game<G: Tiered>(
         position_value: value_name(rec),
         remoteness: uni_remoteness(rec),
         moves,
+        estimated: None,
+    })
+}
+
+/// The value nearest an estimated result: a win above 0.6, a loss below
+/// 0.4, else a tie.
+pub fn estimated_value(score: f64) -> &'static str {
+    if score > 0.6 {
+        "win"
+    } else if score < 0.4 {
+        "lose"
+    } else {
+        "tie"
+    }
+}
+
+/// The position object of `pos` from `game`'s search given `budget`, for
+/// a position no database holds: moves best first by their estimates,
+/// each child's value the other side's view of it, remoteness unknown.
+/// `None` when the game has no search.
+pub fn respond_estimated<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    budget: std::time::Duration,
+) -> Option<PositionResponse> {
+    let done = game.primitive(pos);
+    let est = if done.is_some() {
+        topitop_interface::Estimates {
+            method: "none",
+            work: 0,
+            moves: Vec::new(),
+        }
+    } else {
+        game.estimate(pos, budget)?
+    };
+    let mover = game.player_to_move(pos);
+    let moves: Vec<MoveResponse> = est
+        .moves
+        .iter()
+        .map(|&(mv, score)| {
+            let child = game.play(pos, mv);
+            let turn_passes = game.player_to_move(&child) != mover;
+            let child_score = if turn_passes { 1.0 - score } else { score };
+            let text = game.format_move(mv);
+            MoveResponse {
+                autogui_move: game.autogui_move(pos, mv).unwrap_or_else(|| text.clone()),
+                mv: text,
+                position: game.format_position(&child),
+                autogui_position: autogui_position(game, &child),
+                position_value: estimated_value(child_score),
+                remoteness: UNKNOWN_REMOTENESS,
+                move_value: estimated_value(score),
+                delta_remoteness: 0,
+                estimate: Some(score),
+            }
+        })
+        .collect();
+    let (value, remoteness) = match done {
+        Some(v) => (v.name(), 0),
+        None => (
+            moves.first().map_or("unsolved", |m| m.move_value),
+            UNKNOWN_REMOTENESS,
+        ),
+    };
+    Some(PositionResponse {
+        position: game.format_position(pos),
+        autogui_position: autogui_position(game, pos),
+        position_value: value,
+        remoteness,
+        moves,
+        estimated: Some(EstimatedBy {
+            method: est.method,
+            work: est.work,
+            budget_ms: budget.as_millis() as u64,
+        }),
     })
 }

@@ -410,6 +410,7 @@ mod tests {
                     position_value: "win",
                     remoteness: 1,
                     moves: Vec::new(),
+                    estimated: None,
                 }),
                 "broken" => Err(PositionError::Database("disk".into())),
                 _ => Err(PositionError::Invalid(format!("{p:?} is no position"))),

@@ -141,5 +141,30 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     let png = browser.screenshot();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     std::fs::write(dir.join("page.png"), &png).unwrap();
-    eprintln!("screenshot: {}", dir.join("page.png").display());
+
+    // The real board, which no database holds: the search's estimates,
+    // said to be estimates, on every move.
+    browser.click("#variant option[data-game=\"topolo\"][data-variant=\"8x8\"]");
+    let status = browser.wait_for(
+        "the estimates of 8x8",
+        "const s = document.getElementById('status').textContent; return s.includes('Estimate') ? s : null",
+    );
+    assert!(
+        status.as_str().unwrap().contains("not a solved value"),
+        "{status}"
+    );
+    let listed = browser.eval(LISTED);
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        64 * 3,
+        "every cell, three sizes: {listed}"
+    );
+    let label = browser.eval("return document.querySelector('#moves button').textContent");
+    assert!(label.as_str().unwrap().contains("estimated"), "{label}");
+    let png = browser.screenshot();
+    std::fs::write(dir.join("page-8x8.png"), &png).unwrap();
+    eprintln!(
+        "screenshots: {}, page-8x8.png beside it",
+        dir.join("page.png").display()
+    );
 }

@@ -283,7 +283,20 @@ fn topolo_is_served_with_its_board_and_answers_as_query_does() {
         .iter()
         .map(|v| v["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, ["2x3_size-only", "3x3"]);
+    // The databases' boards, then the real one, answered by search.
+    assert_eq!(ids, ["2x3_size-only", "3x3", "8x8"]);
+    let start = "......../......../......../......../......../......../......../........";
+    let est = get(a, &format!("/topolo/8x8/positions/?p={start}")).json();
+    assert_eq!(est["estimated"]["method"], "mcts", "{est}");
+    assert_eq!(est["remoteness"], -100, "unknown: {est}");
+    assert_eq!(est["moves"].as_array().unwrap().len(), 64 * 3);
+    assert!(est["moves"].as_array().unwrap().iter().all(|m| {
+        let e = m["estimate"].as_f64().unwrap();
+        (0.0..=1.0).contains(&e)
+    }));
+    // A solved board's object has no estimate in it (GamesmanUni's own).
+    let solved = get(a, "/topolo/3x3/positions/?p=.../.../...").json();
+    assert!(solved.get("estimated").is_none() && solved["moves"][0].get("estimate").is_none());
     let variant = get(a, "/topolo/3x3/").json();
     assert_eq!(variant["startPosition"], ".../.../...");
     assert_eq!(variant["autoguiStartPosition"], "1_eeeeeeeee");
@@ -443,4 +456,53 @@ fn a_killed_solve_resumes_from_its_checkpoints_with_the_same_result() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("is never resumed"), "{}", stderr(&o));
     assert!(!dir.join("topolo_2x3.db").exists());
+}
+
+#[test]
+fn the_real_board_is_played_and_queried_by_search() {
+    let dir = temp_dir("topolo-8x8");
+    let d = dir.to_str().unwrap();
+    let g = ["--game", "topolo", "--dir", d, "--search-ms", "200"];
+    // Early on: estimates, marked, every move.
+    let start = "......../......../......../......../......../......../......../........";
+    let o = topitop(&[&["query", start, "--json"][..], &g].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("estimates"), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["estimated"]["method"], "mcts");
+    assert!(v["estimated"]["work"].as_u64().unwrap() > 100, "{v}");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 192);
+    // Near the end the search reaches the end: exact results.
+    let pos = game_near_end();
+    let text = ok(&[&["query", &pos][..], &g].concat());
+    assert!(text.contains("estimated"), "{text}");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&[&["query", &pos, "--json"][..], &g].concat())).unwrap();
+    assert_eq!(v["estimated"]["method"], "exact", "{v}");
+    assert!(v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| [0.0, 0.5, 1.0].contains(&m["estimate"].as_f64().unwrap())));
+    // Played: the computer answers, its move said to be an estimate.
+    let o = topitop_with_input(
+        &[&["play", "--computer", "black"][..], &g].concat(),
+        b"S1\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Computer plays") && out.contains("estimated"),
+        "{out}"
+    );
+}
+
+/// An 8×8 position with four empty cells, Red to move: the odd rows full
+/// of small pieces, the even rows of mid and large ones but the last four
+/// cells (each side has 16 small, 8 mid and 8 large pieces).
+fn game_near_end() -> String {
+    let odd = "SsSsSsSs";
+    let even = "MmLlMmLl";
+    let last = "MmLl....";
+    [odd, even, odd, even, odd, even, odd, last].join("/")
 }

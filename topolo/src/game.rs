@@ -3,7 +3,7 @@
 //! through the index of [`crate::layout`]: one position per symmetry
 //! class, tiers by the class filled first and the pieces in each class.
 
-use topitop_interface::{Game, Registered, Tiered, Value};
+use topitop_interface::{Estimates, Game, Registered, Tiered, Value};
 
 use crate::layout::Layout;
 
@@ -72,6 +72,34 @@ impl Game for Topolo {
 
     fn canonical(&self, pos: &Position) -> Position {
         Topolo::canonical(self, pos)
+    }
+
+    fn can_estimate(&self) -> bool {
+        true
+    }
+
+    /// Monte Carlo tree search on every core ([`crate::search`]; the
+    /// benchmark in docs/topolo.md chose it over alpha-beta).
+    fn estimate(&self, pos: &Position, budget: std::time::Duration) -> Option<Estimates<Move>> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let r = crate::search::rank(
+            self,
+            pos,
+            crate::search::Method::Mcts,
+            budget,
+            u64::MAX,
+            threads,
+            1,
+        );
+        Some(Estimates {
+            method: if r.exact {
+                "exact"
+            } else {
+                crate::search::Method::Mcts.name()
+            },
+            work: r.work,
+            moves: r.moves.into_iter().map(|e| (e.mv, e.score)).collect(),
+        })
     }
 
     fn images(&self, pos: &Position) -> Vec<Position> {

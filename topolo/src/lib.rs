@@ -23,6 +23,7 @@ pub mod notation;
 pub mod piece;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod shape;
 
 pub use error::{ParseError, RulesError};

@@ -49,6 +49,69 @@ pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<SolvedDb> {
     Ok(db)
 }
 
+/// Where a command's answers come from: a database, or, for a board no
+/// database holds, the game's search.
+pub enum Source {
+    /// The database.
+    Db(Box<SolvedDb>),
+    /// The game's search, given this long an answer.
+    Search(std::time::Duration),
+}
+
+/// The default of `--search-ms`: inside the two seconds an answer may take.
+pub const SEARCH_MS: u64 = 1500;
+
+/// The database `args` name for `game`; or, when none is named and the
+/// file `solve` would write is not there, the game's search if it has one
+/// (a note on standard error says so).
+///
+/// # Errors
+/// As [`open`], for a game without a search or a database named.
+pub fn open_or_search<G: Tiered>(game: &G, args: &DbArgs, search_ms: u64) -> anyhow::Result<Source> {
+    let path = db_path(game, &args.dir);
+    if args.db.is_none() && game.can_estimate() && !path.exists() {
+        eprintln!(
+            "no database {}: answering with the estimates of a {search_ms} ms search (marked as estimates)",
+            path.display()
+        );
+        return Ok(Source::Search(std::time::Duration::from_millis(search_ms)));
+    }
+    Ok(Source::Db(Box::new(open(game, args)?)))
+}
+
+impl Source {
+    /// GamesmanUni's position object of `pos`, solved or estimated.
+    ///
+    /// # Errors
+    /// A position outside the database, or a damaged block.
+    pub fn respond<G: Tiered>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+    ) -> anyhow::Result<topitop_serve::PositionResponse> {
+        match self {
+            Source::Db(db) => Ok(topitop_serve::respond_game(game, db, pos)?),
+            Source::Search(budget) => topitop_serve::response::respond_estimated(game, pos, *budget)
+                .ok_or_else(|| anyhow::anyhow!("{} has no search", game.name())),
+        }
+    }
+
+    /// The record of `pos`: stored, or unsolved when estimated.
+    ///
+    /// # Errors
+    /// A position outside the database, or a damaged block.
+    pub fn record<G: Tiered>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+    ) -> anyhow::Result<topitop_interface::Record> {
+        match self {
+            Source::Db(db) => Ok(db.lookup(game, pos)?),
+            Source::Search(_) => Ok(topitop_interface::Record::UNSOLVED),
+        }
+    }
+}
+
 /// GamesmanUni's name for a record's value: `win`, `lose`, `tie`, `draw`
 /// or `unsolved`.
 pub use topitop_serve::response::value_name;

@@ -5,11 +5,10 @@ use std::io::Write;
 
 use topitop_interface::{Tiered, Value};
 
-use super::open;
+use super::open_or_search;
 use crate::common::DbArgs;
 use crate::common::{hint_lines, result_words};
 use crate::lines::next_line;
-use topitop_serve::respond_game;
 
 /// Runs `play` on `game`.
 ///
@@ -34,7 +33,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
                 })?,
         ),
     };
-    let db = open(&game, &args.db)?;
+    let source = open_or_search(&game, &args.db, args.search_ms)?;
     let mut pos = match &args.from {
         Some(p) => game.parse_position(p).map_err(anyhow::Error::msg)?,
         None => game.start(),
@@ -50,17 +49,20 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         game.variant()
     )?;
     loop {
-        let r = respond_game(&game, &db, &pos)?;
+        let r = source.respond(&game, &pos)?;
         let mover = game.player_to_move(&pos);
         writeln!(out)?;
         write!(out, "{}", game.show(&pos))?;
-        writeln!(
-            out,
-            "{} ({} to move): {}",
-            r.position,
-            names[mover],
-            result_words(names, mover, r.position_value, r.remoteness)
-        )?;
+        let estimated = r.estimated.is_some();
+        let standing = match r.moves.first().and_then(|m| m.estimate) {
+            Some(score) if estimated => format!(
+                "estimated {:.0}% for {} (a search, not solved)",
+                100.0 * score,
+                names[mover]
+            ),
+            _ => result_words(names, mover, r.position_value, r.remoteness),
+        };
+        writeln!(out, "{} ({} to move): {standing}", r.position, names[mover])?;
         if r.moves.is_empty() {
             let end = match game.primitive(&pos) {
                 Some(Value::Win) => format!("{} wins", names[mover]),
@@ -75,17 +77,19 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             let best = &r.moves[0];
             let mv = game.parse_move(&pos, &best.mv).map_err(anyhow::Error::msg)?;
             let child = game.play(&pos, mv);
-            writeln!(
-                out,
-                "Computer plays {} for {}: then {}",
-                best.mv,
-                names[mover],
-                result_words(
+            let then = match best.estimate {
+                Some(score) => format!("estimated {:.0}% for {}", 100.0 * score, names[mover]),
+                None => result_words(
                     names,
                     game.player_to_move(&child),
                     best.position_value,
-                    best.remoteness
-                )
+                    best.remoteness,
+                ),
+            };
+            writeln!(
+                out,
+                "Computer plays {} for {}: then {then}",
+                best.mv, names[mover]
             )?;
             history.push(pos);
             pos = child;
@@ -158,4 +162,8 @@ pub struct Args {
     /// Start from this position instead of the initial one.
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// For a board no database holds, played by the game's search (8×8
+    /// Topolo): milliseconds the search takes a move.
+    #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS")]
+    pub search_ms: u64,
 }

@@ -7,9 +7,9 @@ use std::io::Write;
 use serde::Serialize;
 use topitop_interface::{Record, Tiered};
 use topitop_serve::response::value_name;
-use topitop_serve::{respond_game, PositionResponse};
+use topitop_serve::PositionResponse;
 
-use super::open;
+use super::open_or_search;
 use crate::common::{error_text, DbArgs};
 use crate::lines::{next_line, Line};
 
@@ -18,12 +18,12 @@ use crate::lines::{next_line, Line};
 /// # Errors
 /// A position the game refuses, or a missing or damaged database.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
-    let db = open(&game, &args.db)?;
+    let source = open_or_search(&game, &args.db, args.search_ms)?;
     let respond = |text: &str| -> anyhow::Result<Answer> {
         let pos = game.parse_position(text).map_err(anyhow::Error::msg)?;
         Ok(Answer {
-            record: db.lookup(&game, &pos)?,
-            object: respond_game(&game, &db, &pos)?,
+            record: source.record(&game, &pos)?,
+            object: source.respond(&game, &pos)?,
             reachable: game.reachable(&pos),
         })
     };
@@ -67,6 +67,9 @@ pub fn answer_one(json: bool, a: &Answer, child_width: usize) -> anyhow::Result<
 fn print_text(out: &mut impl Write, a: &Answer, width: usize) -> std::io::Result<()> {
     let r = &a.object;
     let rem = |x: i64| if x < 0 { "-".to_string() } else { x.to_string() };
+    if let Some(e) = &r.estimated {
+        return print_estimates(out, r, e, width);
+    }
     writeln!(out, "{}  {} {}", r.position, r.position_value, rem(r.remoteness))?;
     if !a.reachable {
         writeln!(out, "(a position of play that no game from the start comes to)")?;
@@ -89,6 +92,39 @@ fn print_text(out: &mut impl Write, a: &Answer, width: usize) -> std::io::Result
             rem(m.remoteness),
             m.move_value,
             m.delta_remoteness
+        )?;
+    }
+    Ok(())
+}
+
+/// A position's estimated moves: not solved values, and said so.
+fn print_estimates(
+    out: &mut impl Write,
+    r: &PositionResponse,
+    e: &topitop_serve::response::EstimatedBy,
+    width: usize,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{}  estimated: {} for the player to move (no database: a {} search, {} ms, {} random games; not solved values)",
+        r.position, r.position_value, e.method, e.budget_ms, e.work
+    )?;
+    if r.moves.is_empty() {
+        return writeln!(out, "(no moves: the game is over)");
+    }
+    writeln!(
+        out,
+        "{:<6} {:<width$} {:>8}  {:<6}",
+        "move", "child", "estimate", "mover"
+    )?;
+    for m in &r.moves {
+        writeln!(
+            out,
+            "{:<6} {:<width$} {:>7.1}%  {:<6}",
+            m.mv,
+            m.position,
+            100.0 * m.estimate.unwrap_or(0.5),
+            m.move_value
         )?;
     }
     Ok(())
@@ -227,4 +263,8 @@ pub struct Args {
     /// Print GamesmanUni's position-response JSON.
     #[arg(long)]
     pub json: bool,
+    /// For a board no database holds, answered by the game's search (8×8
+    /// Topolo): milliseconds the search takes.
+    #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS")]
+    pub search_ms: u64,
 }

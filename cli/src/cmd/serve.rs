@@ -11,7 +11,7 @@ use anyhow::Context;
 use topitop_interface::Registered;
 use topitop_serve::log::{LogPipe, QUEUE_BYTES};
 use topitop_serve::server::{self, Limits};
-use topitop_serve::tiered;
+use topitop_serve::{estimated, tiered};
 use topitop_serve::{App, ServedGame, ServedVariant};
 
 use crate::common::check_threads;
@@ -41,6 +41,18 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
             Found::Served(s) => served.push(s),
             Found::Missing(why) => missing.push(why),
         }
+    }
+    // Boards answered by search alone are served beside databases, not
+    // instead of them: with no database, say how to make one.
+    if served.iter().all(|s| s.databases == 0) {
+        for s in &served {
+            missing.push(format!(
+                "no database of {} to serve in {}",
+                s.game.id,
+                args.dir.display()
+            ));
+        }
+        served.clear();
     }
     if served.is_empty() {
         // The default game's message says how to make its database; the
@@ -202,7 +214,22 @@ pub fn discover<G: Registered>(dir: &Path) -> Found {
             }
         }
     }
-    if variants.is_empty() {
+    let databases = variants.len();
+    // The game's own board, when no database holds it and the game can
+    // search it (8×8 Topolo): answered with estimates.
+    if let Ok(game) = G::from_options(None, None) {
+        if game.can_estimate() && !variants.iter().any(|v| v.id() == game.variant()) {
+            title.get_or_insert_with(|| game.title());
+            match estimated::EstimatedVariant::new(game) {
+                Ok(v) => {
+                    tracing::info!(variant = %format!("{}/{}", G::NAME, v.id()), "serving estimates by search");
+                    variants.push(Arc::new(v));
+                }
+                Err(e) => tracing::error!(error = %e, "no estimates served"),
+            }
+        }
+    }
+    if databases == 0 && variants.is_empty() {
         return Found::Missing(format!(
             "no database of {} to serve in {}; create one with `topitop solve --game {} --out {}`",
             G::NAME,
@@ -218,6 +245,7 @@ pub fn discover<G: Registered>(dir: &Path) -> Found {
             variants,
         },
         reload: None,
+        databases,
     })
 }
 

@@ -86,6 +86,7 @@ pub fn respond_as<D: AsRef<[u8]> + Sync>(
             remoteness,
             move_value,
             delta_remoteness: 0,
+            estimate: None,
         });
     }
     finish_moves(&mut moves);
@@ -96,6 +97,7 @@ pub fn respond_as<D: AsRef<[u8]> + Sync>(
         position_value,
         remoteness,
         moves,
+        estimated: None,
     })
 }
 

@@ -106,6 +106,8 @@ async function answerAt(i) {
 async function show() {
   const ticket = ++state.request;
   clearTimeout(state.timer);
+  // A board answered by search takes a second or two.
+  if (!state.answers[state.at]) $("status").textContent = "Working out the values…";
   let r;
   try {
     r = await answerAt(state.at);
@@ -163,6 +165,12 @@ function describe(r) {
   // A position typed in need not come up in any game (Topitop's
   // 2_---------, the second player to move on an empty board).
   const never = r.reachable === false ? " No game from the start comes to this position." : "";
+  if (r.estimated) {
+    // A board no database holds: the search's estimate, said to be one.
+    const best = r.moves[0].estimate;
+    return `${turn}Estimate, not a solved value: ${mover} expects ${Math.round(100 * best)}% ` +
+      `(a ${r.estimated.method} search, ${r.estimated.work} random games in ${r.estimated.budgetMs} ms).` + never;
+  }
   return headline(r, turn, mover, other, inN) + never;
 }
 
@@ -181,6 +189,7 @@ function cap(s) {
 }
 
 function moveText(m) {
+  if (m.estimate !== undefined) return `${m.moveValue}, estimated ${Math.round(100 * m.estimate)}%`;
   const rem = m.moveValue === "draw" || m.remoteness < 0 ? "" : ` in ${m.remoteness + 1}`;
   return `${m.moveValue}${rem}`;
 }
@@ -401,7 +410,7 @@ async function drawHistory() {
     const [x, y] = points[ply];
     el("text", { x: 4, y: y + 3 }, svg).textContent = String(ply);
     const dot = el("circle", { cx: x, cy: y, r: ply === state.at ? 5 : 3.5, fill: `var(--${a.positionValue}, #999)` }, svg);
-    el("title", {}, dot).textContent = `ply ${ply}: ${a.positionValue}${a.remoteness >= 0 ? ` in ${a.remoteness}` : ""} for the player to move`;
+    el("title", {}, dot).textContent = `ply ${ply}: ${a.estimated ? "estimated " : ""}${a.positionValue}${a.remoteness >= 0 ? ` in ${a.remoteness}` : ""} for the player to move`;
   });
 }
 
