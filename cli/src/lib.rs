@@ -19,7 +19,7 @@ pub mod solve_lock;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::registry::Games;
 
@@ -107,7 +107,31 @@ impl Command {
 /// Runs the command line on `games`, the first the default of `--game`:
 /// the whole of the `topitop` binary.
 pub fn main(games: Games) -> ExitCode {
-    let cli = Cli::parse();
+    // The games' commands, and each tool's own subcommand beside them.
+    let mut command = Cli::command();
+    for t in games.tools() {
+        command = command.subcommand(t.command());
+    }
+    let matches = command.get_matches();
+    if let Some((name, args)) = matches.subcommand() {
+        if let Some(tool) = games.tools().iter().find(|t| t.command().get_name() == name) {
+            if let Err(e) = topitop_files::temps::remove_on_signals() {
+                eprintln!("topitop: warning: cannot watch for signals ({e})");
+            }
+            return match tool.run(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if common::is_broken_pipe(&e) => ExitCode::SUCCESS,
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "topitop: error: {}", common::error_text(&e));
+                    ExitCode::from(2)
+                }
+            };
+        }
+    }
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     // The server shuts down on signals itself; every other command removes
     // its unfinished outputs and ends.
     if !matches!(cli.command, Command::Serve(_)) {

@@ -90,6 +90,9 @@ pub enum Found {
     Served(Served),
     /// Nothing: why, and how to make a database.
     Missing(String),
+    /// Databases are there, but every one is damaged: why. The server
+    /// refuses to start rather than serve without them.
+    Damaged(String),
 }
 
 /// A game's served variants.
@@ -165,8 +168,26 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
     }
 }
 
-/// The registered games, the first one the default of `--game`.
-pub struct Games(Vec<Box<dyn Commands>>);
+/// A tool a game brings that is no solved game's (Toppo: odds, simulated
+/// games, a game against bots in the browser): a subcommand of its own,
+/// and pages of the server.
+pub trait Tool: Send + Sync {
+    /// Its subcommand, e.g. `toppo`.
+    fn command(&self) -> clap::Command;
+    /// Runs the subcommand with its arguments.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn run(&self, args: &clap::ArgMatches) -> anyhow::Result<()>;
+    /// Its pages under `/ui/<name>/`, if any.
+    fn pages(&self) -> Option<Arc<dyn topitop_serve::extra::Pages>> {
+        None
+    }
+}
+
+/// The registered games, the first one the default of `--game`, and the
+/// tools.
+pub struct Games(Vec<Box<dyn Commands>>, Vec<Box<dyn Tool>>);
 
 impl Games {
     /// The games `list` holds, the first the default.
@@ -188,7 +209,19 @@ impl Games {
                 g.name()
             );
         }
-        Games(list)
+        Games(list, Vec::new())
+    }
+
+    /// The games with `tools` too.
+    #[must_use]
+    pub fn with_tools(mut self, tools: Vec<Box<dyn Tool>>) -> Games {
+        self.1 = tools;
+        self
+    }
+
+    /// The tools.
+    pub fn tools(&self) -> &[Box<dyn Tool>] {
+        &self.1
     }
 
     /// Every game's name, as `--game` takes it, the default first.

@@ -24,7 +24,11 @@ pub fn found(args: &Args) -> anyhow::Result<Found> {
             Err(e) => e.to_string(),
             Ok(_) => format!("no database to serve in {}", args.dir.display()),
         };
-        return Ok(Found::Missing(why));
+        return Ok(if catalog.damaged.is_empty() {
+            Found::Missing(why)
+        } else {
+            Found::Damaged(why)
+        });
     }
     for v in &catalog.variants {
         tracing::info!(variant = v.spec.id, db = %v.db.path().display(), "serving");

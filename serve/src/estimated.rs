@@ -92,6 +92,10 @@ impl<G: Game> ServedVariant for EstimatedVariant<G> {
         Some(self.game.reachable(&pos))
     }
 
+    fn answers_slowly(&self) -> bool {
+        true
+    }
+
     fn board_art(&self) -> BoardArt {
         self.game.board_art()
     }

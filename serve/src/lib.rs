@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod estimated;
+pub mod extra;
 pub mod gate;
 pub mod log;
 pub mod page;
@@ -26,6 +27,7 @@ pub mod server;
 pub mod tiered;
 pub mod variant;
 
+pub use hyper::StatusCode;
 pub use response::{respond_game, MoveResponse, PositionResponse};
 pub use routes::{App, Reply};
 pub use server::Limits;

@@ -30,7 +30,8 @@ pub struct Reply {
 }
 
 impl Reply {
-    fn ok(body: Bytes) -> Reply {
+    /// A 200 answer of JSON `body`.
+    pub fn ok(body: Bytes) -> Reply {
         Reply {
             status: StatusCode::OK,
             body,
@@ -168,6 +169,8 @@ impl Snapshot {
 /// The application: the served games and their variants.
 pub struct App {
     current: RwLock<Arc<Snapshot>>,
+    /// Tools' pages under `/ui/<name>/`.
+    pages: Vec<Arc<dyn crate::extra::Pages>>,
 }
 
 impl App {
@@ -179,7 +182,15 @@ impl App {
             .collect();
         App {
             current: RwLock::new(Arc::new(Snapshot::new(games))),
+            pages: Vec::new(),
         }
+    }
+
+    /// Also answers `pages`' routes, each under `/ui/<its name>/`.
+    #[must_use]
+    pub fn with_pages(mut self, pages: Vec<Arc<dyn crate::extra::Pages>>) -> App {
+        self.pages = pages;
+        self
     }
 
     /// The games served now. A request holds its snapshot to the end.
@@ -228,6 +239,22 @@ impl App {
             .collect()
     }
 
+    /// True when the answer to `GET path` may take long: a position of
+    /// a variant answered by search.
+    pub fn answers_slowly(&self, path: &str) -> bool {
+        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        let (game, variant) = match segments[..] {
+            [game, variant, "positions"] => (game, variant),
+            [page::PREFIX, "position", game, variant] => (game, variant),
+            _ => return false,
+        };
+        let snapshot = self.snapshot();
+        snapshot
+            .game(game)
+            .and_then(|g| g.variant(variant).map(|v| v.served.answers_slowly()))
+            .unwrap_or(false)
+    }
+
     /// The answer to `GET path?query`.
     pub fn get(&self, path: &str, query: Option<&str>) -> Reply {
         // One trailing slash is optional: GamesmanUni asks for `topitop/`,
@@ -243,6 +270,20 @@ impl App {
         }
         let snapshot = self.snapshot();
         if segments.first() == Some(&page::PREFIX) {
+            if let Some(p) = segments
+                .get(1)
+                .and_then(|n| self.pages.iter().find(|p| p.name() == *n))
+            {
+                return p.get(&segments[2..], query);
+            }
+            if segments[1..] == ["tools"] {
+                let list: Vec<serde_json::Value> = self
+                    .pages
+                    .iter()
+                    .map(|p| json!({"name": p.name(), "title": p.title(), "url": format!("/{}/{}/", page::PREFIX, p.name())}))
+                    .collect();
+                return Reply::ok(to_json(&list));
+            }
             return page_route(&snapshot, path, &segments[1..], query);
         }
         let [game, ref rest @ ..] = segments[..] else {

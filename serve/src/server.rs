@@ -100,15 +100,30 @@ impl Connection {
         let state = ConnState::new();
         let (app, peer, shared) = (self.app.clone(), self.peer, state.clone());
         let service = service_fn(move |req: Request<Incoming>| {
-            let mut response = handle(&app, &req, peer);
-            // After a body (which the gate let through unchecked), or as
-            // the last answer of a closing connection: close.
-            if shared.answer() || has_body(&req) {
-                response
-                    .headers_mut()
-                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
-            }
-            std::future::ready(Ok::<_, Infallible>(response))
+            let (app, shared) = (app.clone(), shared.clone());
+            // Boxed: hyper's connection must stay movable (Unpin).
+            Box::pin(async move {
+                let body = has_body(&req);
+                // A search takes a second or more: on a blocking thread, so
+                // that lookups on this worker are not held up behind it.
+                let mut response = if app.answers_slowly(req.uri().path()) {
+                    tokio::task::spawn_blocking(move || handle(&app, &req, peer))
+                        .await
+                        .unwrap_or_else(|_| {
+                            reply_response(Reply::error(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))
+                        })
+                } else {
+                    handle(&app, &req, peer)
+                };
+                // After a body (which the gate let through unchecked), or as
+                // the last answer of a closing connection: close.
+                if shared.answer() || body {
+                    response
+                        .headers_mut()
+                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                }
+                Ok::<_, Infallible>(response)
+            })
         });
         let Limits { idle, last_call, .. } = self.limits;
         let mut conn = http1::Builder::new()

@@ -65,6 +65,11 @@ pub trait ServedVariant: Send + Sync {
     /// Whether some game from the start comes to the position string `p`,
     /// if it is a position of the variant.
     fn reachable(&self, p: &str) -> Option<bool>;
+    /// Optional: true when answering a position takes long (a search,
+    /// not a lookup): the server answers it off its I/O threads.
+    fn answers_slowly(&self) -> bool {
+        false
+    }
     /// The drawings of the pieces and board for the browser page (by
     /// default none: plain discs).
     fn board_art(&self) -> BoardArt {

@@ -9,10 +9,14 @@ use std::process::ExitCode;
 use topitop_cli::registry::Games;
 
 fn main() -> ExitCode {
-    topitop_cli::main(Games::new(vec![
-        topitop_game_cli::commands(),
-        topitop_topolo_solved::commands(),
-        #[cfg(feature = "toy")]
-        topitop_cli::registry::tiered::<topitop_toy::TicTacToe>(),
-    ]))
+    topitop_cli::main(
+        Games::new(vec![
+            topitop_game_cli::commands(),
+            topitop_topolo_solved::commands(),
+            #[cfg(feature = "toy")]
+            topitop_cli::registry::tiered::<topitop_toy::TicTacToe>(),
+        ])
+        // Toppo: no solver serves it; its own commands and pages.
+        .with_tools(vec![topitop_toppo_cli::tool()]),
+    )
 }

@@ -86,7 +86,17 @@ fn fixed_routes_answer_gamesman_unis_objects() {
     assert_eq!(r.header("content-type"), Some("application/json"));
     assert_eq!(
         r.json(),
-        json!([{"id": "topitop", "name": "Topitop", "type": "twoPlayer", "gui": "v3"}])
+        json!([
+            {"id": "topitop", "name": "Topitop", "type": "twoPlayer", "gui": "v3"},
+            {"id": "topolo", "name": "Topolo", "type": "twoPlayer", "gui": "v3"},
+        ]),
+        "Topitop's databases, and 8x8 Topolo answered by search beside them"
+    );
+    let topolo = get(a, "/topolo/").json();
+    assert_eq!(
+        topolo["variants"],
+        json!([{"id": "8x8", "name": "8×8 (estimates)", "gui": "v3"}]),
+        "{topolo}"
     );
 
     for path in ["/topitop/", "/topitop"] {
@@ -567,20 +577,24 @@ fn every_bad_request_gets_an_error_object() {
 }
 
 #[test]
-fn startup_without_databases_says_how_to_make_them() {
+fn startup_without_databases_says_how_to_make_them_and_serves_toppo() {
     let dir = temp_dir("empty");
-    let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
-        .args(["serve", "--dir", dir.to_str().unwrap(), "--bind", "127.0.0.1:0"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let server = support::server::Server::start(&dir, "empty", &[]);
+    let err = server.log();
     assert!(
         err.contains("no database to serve") && err.contains("topitop solve"),
         "{err}"
     );
     assert!(err.contains("topitop_v1_0.db"), "{err}");
     assert!(err.contains("(topolo") && err.contains("--game NAME"), "{err}");
+    assert!(err.contains("serving the tools' pages alone"), "{err}");
+    // No game is listed; Toppo's page, which needs no database, is there.
+    assert_eq!(get(server.addr, "/").json(), serde_json::json!([]));
+    let page = get(server.addr, "/ui/toppo/");
+    assert_eq!(page.status, 200);
+    assert!(String::from_utf8_lossy(&page.body).contains("Toppo"));
+    let tools = get(server.addr, "/ui/tools").json();
+    assert_eq!(tools[0]["url"], "/ui/toppo/", "{tools}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -1237,4 +1251,24 @@ fn a_fifo_or_a_device_in_place_of_a_database_never_stops_reloading() {
     assert_eq!(get(a, "/topitop/misere/positions/?p=1_---------").status, 200);
     drop(server);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_search_does_not_hold_up_lookups() {
+    // One worker thread: were the 8x8 search run on it, the lookup behind
+    // it would wait the search's second and a half.
+    let server = start(shared(), "slow", &["--threads", "1"]);
+    let a = server.addr;
+    let start = "......../......../......../......../......../......../......../........";
+    let searching = std::thread::spawn(move || {
+        let r = get(a, &format!("/topolo/8x8/positions/?p={start}"));
+        (r, Instant::now())
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let r = get(a, "/topitop/regular/positions/?p=1_---------");
+    let looked_up = Instant::now();
+    assert_eq!(r.status, 200);
+    let (est, searched) = searching.join().unwrap();
+    assert_eq!(est.json()["estimated"]["method"], "mcts");
+    assert!(looked_up < searched, "the lookup waited for the search to end");
 }

@@ -36,10 +36,12 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
     let threads = args.threads.map(check_threads).transpose()?;
     let mut served = Vec::new();
     let mut missing = Vec::new();
+    let mut damaged = Vec::new();
     for game in games.all() {
         match game.serve(&args)? {
             Found::Served(s) => served.push(s),
             Found::Missing(why) => missing.push(why),
+            Found::Damaged(why) => damaged.push(why),
         }
     }
     // Boards answered by search alone are served beside databases, not
@@ -57,12 +59,18 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
     if served.is_empty() {
         // The default game's message says how to make its database; the
         // others are named.
-        anyhow::bail!(
+        let why = format!(
             "{}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
             missing.first().map_or("no database to serve", String::as_str),
             games.names()[1..].join(", "),
             args.dir.display()
         );
+        // Damaged databases are a fault to mend, not an empty directory.
+        anyhow::ensure!(damaged.is_empty(), "{}", damaged.join("; "));
+        // The tools' pages (Toppo's game) need no database: served alone,
+        // with the note.
+        anyhow::ensure!(games.tools().iter().any(|t| t.pages().is_some()), "{why}");
+        eprintln!("topitop: warning: {why}; serving the tools' pages alone");
     }
     let mut reloads = Vec::new();
     let mut list = Vec::new();
@@ -70,7 +78,8 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
         list.push(s.game);
         reloads.extend(s.reload);
     }
-    let app = Arc::new(App::new(list));
+    let pages = games.tools().iter().filter_map(|t| t.pages()).collect();
+    let app = Arc::new(App::new(list).with_pages(pages));
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = threads {
         runtime.worker_threads(n);
@@ -191,6 +200,7 @@ pub fn discover<G: Registered>(dir: &Path) -> Found {
     let prefix = format!("{}_", G::NAME);
     let mut variants: Vec<Arc<dyn ServedVariant>> = Vec::new();
     let mut title = None;
+    let mut damaged = Vec::new();
     for name in &names {
         let Some(variant) = name.strip_prefix(&prefix).and_then(|n| n.strip_suffix(".db")) else {
             continue;
@@ -210,11 +220,20 @@ pub fn discover<G: Registered>(dir: &Path) -> Found {
                 variants.push(v);
             }
             Err(e) => {
-                tracing::error!(db = %path.display(), error = %e, "database damaged; variant left out")
+                tracing::error!(db = %path.display(), error = %e, "database damaged; variant left out");
+                damaged.push(format!("{}: {e}", path.display()));
             }
         }
     }
     let databases = variants.len();
+    if databases == 0 && !damaged.is_empty() {
+        return Found::Damaged(format!(
+            "no healthy database of {} to serve in {}: {}",
+            G::NAME,
+            dir.display(),
+            damaged.join("; ")
+        ));
+    }
     // The game's own board, when no database holds it and the game can
     // search it (8×8 Topolo): answered with estimates.
     if let Ok(game) = G::from_options(None, None) {

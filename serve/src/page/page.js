@@ -453,11 +453,25 @@ function wire() {
   });
 }
 
+// Links to the tools' pages (Toppo's game against bots).
+async function loadTools() {
+  const tools = await getJson("/ui/tools").catch(() => []);
+  for (const t of tools) {
+    const a = document.createElement("a");
+    a.href = t.url;
+    a.textContent = t.title;
+    $("tools").appendChild(a);
+  }
+}
+
 async function main() {
   wire();
+  await loadTools();
   try {
     await loadVariants();
-    if (!state.variants.length) throw new Error("this server serves no variant");
+    if (!state.variants.length) {
+      throw new Error("this server holds no database: `topitop solve` makes one (the links above need none)");
+    }
     const q = new URLSearchParams(location.search);
     const wanted = state.variants.findIndex((v) => v.game === q.get("game") && v.id === q.get("variant"));
     await chooseVariant(wanted < 0 ? 0 : wanted, wanted < 0 ? null : q.get("p"));

@@ -23,7 +23,12 @@ impl Server {
         let log = dir.join(format!("{name}.log"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
             .args(["serve", "--dir", dir.to_str().unwrap()])
-            .args(["--bind", "127.0.0.1:0", "--threads", "2"])
+            .args(["--bind", "127.0.0.1:0"])
+            .args(if extra.contains(&"--threads") {
+                &[][..]
+            } else {
+                &["--threads", "2"][..]
+            })
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).unwrap())

@@ -140,6 +140,29 @@ impl Browser {
         self.command("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
+    /// Clicks the element `css` selects, as [`Browser::click`] does, but
+    /// says so rather than panic when the element is gone or was drawn
+    /// anew between finding and clicking it (a page that changes by
+    /// itself, as a real-time game does).
+    #[allow(dead_code)]
+    pub fn try_click(&self, css: &str) -> Result<(), String> {
+        let path = format!("/session/{}/element", self.session);
+        let found = call(
+            self.addr,
+            "POST",
+            &path,
+            Some(&json!({ "using": "css selector", "value": css })),
+        )?;
+        let id = found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("no element {css}"))?
+            .to_string();
+        let path = format!("/session/{}/element/{id}/click", self.session);
+        call(self.addr, "POST", &path, Some(&json!({}))).map(|_| ())
+    }
+
     /// Types `text` into the element `css` selects.
     pub fn type_into(&self, css: &str, text: &str) {
         let id = self.find(css);

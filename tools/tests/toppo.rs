@@ -1,0 +1,199 @@
+//! Toppo through the binary: `toppo odds` and `toppo simulate` run as a
+//! user runs them, and a whole game against a bot played in the browser
+//! page of `topitop serve`, in a real headless Chromium.
+
+mod support;
+
+use serde_json::Value;
+use support::run::{stderr, stdout, temp_dir, topitop};
+use support::server::Server;
+use support::webdriver::{chromedriver, Browser};
+use topitop_toppo::check::{matches, top_order};
+use topitop_toppo::odds::unconditional;
+use topitop_toppo::{parse_cards, Card, DeckSpec};
+
+fn ok(args: &[&str]) -> String {
+    let o = topitop(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn odds_are_the_library_s_and_bad_cards_are_refused() {
+    let v: Value = serde_json::from_str(&ok(&["toppo", "odds", "--line", "4", "--json"])).unwrap();
+    let exact = unconditional(&DeckSpec::one_set(), 4).unwrap();
+    // serde_json reads floats back to within an ulp, not always exactly.
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-15;
+    assert!(close(v["top"].as_f64().unwrap(), exact.top), "{v}");
+    assert!(close(v["match"].as_f64().unwrap(), exact.matched), "{v}");
+    let all: Value = serde_json::from_str(&ok(&["toppo", "odds", "--json"])).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 3);
+    let text = ok(&["toppo", "odds", "--display", "red-circle,blue-plus,green-square"]);
+    assert!(
+        text.contains("against red-circle,blue-plus,green-square"),
+        "{text}"
+    );
+    for (args, says) in [
+        (
+            vec!["toppo", "odds", "--display", "red-circle,pink-plus,green-square"],
+            "not a colour",
+        ),
+        (vec!["toppo", "odds", "--display", "red-circle"], "3, 4 or 5"),
+        (vec!["toppo", "odds", "--line", "6"], "6"),
+        (vec!["toppo", "simulate", "--players", "9"], "2 to 8"),
+        (vec!["toppo", "simulate", "--bot", "speed=3"], "keys are"),
+    ] {
+        let o = topitop(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_simulation_is_the_same_from_its_seed_and_writes_its_rows_and_report() {
+    let dir = temp_dir("toppo-sim");
+    let csv = dir.join("g.csv");
+    let page = dir.join("r.html");
+    let args = |out: &std::path::Path| {
+        vec![
+            "toppo".to_string(),
+            "simulate".into(),
+            "--games".into(),
+            "200".into(),
+            "--seed".into(),
+            "7".into(),
+            "--json".into(),
+            "-o".into(),
+            out.to_str().unwrap().into(),
+            "--report".into(),
+            page.to_str().unwrap().into(),
+        ]
+    };
+    let a: Vec<String> = args(&csv);
+    let summary: Value =
+        serde_json::from_str(&ok(&a.iter().map(String::as_str).collect::<Vec<_>>())).unwrap();
+    assert_eq!(summary["games"], 200);
+    assert_eq!(summary["finished"], 200);
+    // Faster bots do better: player 1 reacts quickest.
+    let pts: Vec<f64> = summary["per_player"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["points"].as_f64().unwrap())
+        .collect();
+    assert!(pts[0] < pts[3], "{pts:?}");
+    assert!(summary["points_per_100ms"].as_f64().unwrap() > 0.0);
+    let first = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(first.lines().count(), 1 + 200 * 4, "a row a game and player");
+    let again = dir.join("h.csv");
+    ok(&args(&again).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        first,
+        std::fs::read_to_string(&again).unwrap(),
+        "the same seed, the same games"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.starts_with("<!DOCTYPE html>") && html.contains("<svg"),
+        "a report with charts"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn cards(v: &Value) -> Vec<Card> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
+    let Some(driver) = chromedriver() else {
+        assert!(
+            std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
+            "TOPITOP_REQUIRE_CHROMIUM is set but no chromedriver is on PATH"
+        );
+        eprintln!("skipped: no chromedriver (apt-get install -y chromium-driver) to drive the page with");
+        return;
+    };
+    let dir = temp_dir("toppo-page");
+    let server = Server::start(&dir, "toppo", &[]);
+    let browser = Browser::start(&driver, &dir);
+    browser.open(&format!("http://{}/ui/toppo/?seed=3", server.addr));
+    browser.wait_for(
+        "the first game",
+        "return window.toppo && toppo.data && toppo.data.id",
+    );
+    // One slow bot, then a new game.
+    browser.eval("document.getElementById('bots').value = '1'; document.getElementById('speed').value = '0.1'; return true");
+    browser.click("[data-action=new]");
+    browser.wait_for(
+        "the new game",
+        "return toppo.data && toppo.data.players.length === 2 && toppo.data.t < 5000",
+    );
+    let mut penalties_seen = 0;
+    let start = std::time::Instant::now();
+    loop {
+        assert!(start.elapsed().as_secs() < 240, "no end after 4 minutes");
+        let d = browser.eval("return toppo.data");
+        if d["over"].as_bool().unwrap() {
+            break;
+        }
+        let me = &d["players"][0];
+        let line = cards(&me["line"]);
+        let display = cards(&d["display"]);
+        let l = d["line"].as_u64().unwrap() as usize;
+        if me["cards"].as_u64().unwrap() < d["toppoBelow"].as_u64().unwrap() {
+            let _ = browser.try_click("[data-action=toppo]");
+        } else if me["matched"].as_bool().unwrap() {
+            let _ = browser.try_click("[data-action=renew]");
+        } else if line.len() < l {
+            if d["started"].as_bool().unwrap() || d["starter"] == 0 {
+                let _ = browser.try_click("[data-action=reveal]");
+            }
+        } else if let Some(order) = top_order(&line, &display) {
+            let _ = browser.try_click("[data-action=clear]");
+            for j in order {
+                let _ = browser.try_click(&format!("#line [data-line=\"{j}\"]"));
+            }
+            let _ = browser.try_click("[data-action=top]");
+        } else if let Some(&(j, i)) = matches(&line, &display).first() {
+            let _ = browser.try_click("[data-action=clear]");
+            let _ = browser.try_click(&format!("#line [data-line=\"{j}\"]"));
+            let _ = browser.try_click(&format!("#display [data-place=\"{i}\"]"));
+        } else {
+            let _ = browser.try_click("[data-action=renew]");
+        }
+        let said = browser.eval("return document.getElementById('said').textContent");
+        if said.as_str().unwrap_or("").starts_with("Penalty for You") {
+            penalties_seen += 1;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let d = browser.eval("return toppo.data");
+    let points = d["points"].as_array().unwrap();
+    let said = browser.eval("return document.getElementById('said').textContent");
+    assert!(said.as_str().unwrap().starts_with("Game over"), "{said}");
+    // The log says what happened, in words.
+    let log = browser.eval("return [...document.querySelectorAll('#log li')].map(l => l.textContent)");
+    let log: Vec<&str> = log.as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(log.iter().any(|l| l.contains("shouted top")), "{log:?}");
+    assert!(
+        log.iter().any(|l| l.ends_with("called toppo: the game is over")),
+        "{log:?}"
+    );
+    assert_eq!(points.len(), 2);
+    eprintln!(
+        "game over: points {points:?}, {penalties_seen} penalties seen, {} s",
+        start.elapsed().as_secs()
+    );
+    let png = browser.screenshot();
+    std::fs::write(dir.join("toppo.png"), &png).unwrap();
+    eprintln!("screenshot: {}", dir.join("toppo.png").display());
+    // Cards are drawn with their names on them.
+    let drawn = browser.eval("return document.querySelectorAll('#display [data-card]').length");
+    assert_eq!(drawn, 3);
+    let _ = parse_cards("red-circle").unwrap();
+}

@@ -1,0 +1,214 @@
+// Toppo against bots: the page draws the game the server keeps and sends
+// your actions with the time they happen (milliseconds since the game
+// began); the server plays the bots up to each request's time.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const FILL = { red: "#d7263d", yellow: "#f4c20d", white: "#ffffff", green: "#2e9e4f", blue: "#2e6fd6" };
+const INK = { red: "#fff", yellow: "#222", white: "#222", green: "#fff", blue: "#fff" };
+const state = { id: null, start: 0, data: null, picks: [], seen: 0, timer: null, busy: false, drawn: "" };
+// For tests and the curious: the game as the page last had it.
+window.toppo = state;
+
+const $ = (id) => document.getElementById(id);
+const now = () => Math.max(0, Math.round(performance.now() - state.start));
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// A card as SVG: its colour, its symbol drawn in the middle.
+function card(name, scale) {
+  const [colour, symbol] = name.split("-");
+  const w = 60 * scale, h = 84 * scale;
+  const svg = el("svg", { width: w, height: h, viewBox: "0 0 60 84", class: "card", tabindex: "0", role: "button" });
+  el("title", {}, svg).textContent = name;
+  el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 7, fill: FILL[colour] || "#999", stroke: "#555", "stroke-width": 1.5 }, svg);
+  const ink = INK[colour] || "#000";
+  const g = el("g", { fill: ink, stroke: ink }, svg);
+  switch (symbol) {
+    case "waves":
+      for (const y of [36, 48]) el("path", { d: `M14 ${y} q8 -8 16 0 t16 0`, fill: "none", "stroke-width": 4 }, g);
+      break;
+    case "circle": el("circle", { cx: 30, cy: 42, r: 13, fill: "none", "stroke-width": 4.5 }, g); break;
+    case "square": el("rect", { x: 17, y: 29, width: 26, height: 26, fill: "none", "stroke-width": 4.5 }, g); break;
+    case "ih":
+      el("rect", { x: 17, y: 28, width: 26, height: 5, stroke: "none" }, g);
+      el("rect", { x: 17, y: 51, width: 26, height: 5, stroke: "none" }, g);
+      el("rect", { x: 27, y: 33, width: 6, height: 18, stroke: "none" }, g);
+      break;
+    case "plus":
+      el("rect", { x: 27, y: 27, width: 6, height: 30, stroke: "none" }, g);
+      el("rect", { x: 15, y: 39, width: 30, height: 6, stroke: "none" }, g);
+      break;
+  }
+  svg.dataset.card = name;
+  return svg;
+}
+
+async function getJson(url) {
+  const r = await fetch(url);
+  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok || body.error) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+async function newGame(e) {
+  if (e) e.preventDefault();
+  clearInterval(state.timer);
+  const q = new URLSearchParams({ bots: $("bots").value, line: $("line-len").value, speed: $("speed").value });
+  const seed = new URLSearchParams(location.search).get("seed");
+  if (seed) q.set("seed", seed);
+  try {
+    const data = await getJson(`/ui/toppo/new?${q}`);
+    state.id = data.id;
+    state.start = performance.now();
+    state.picks = [];
+    state.seen = 0;
+    $("log").replaceChildren();
+    show(data);
+    state.timer = setInterval(poll, 100);
+  } catch (err) {
+    say(err.message, "penalty");
+  }
+}
+
+async function poll() {
+  if (!state.id || state.busy) return;
+  try {
+    show(await getJson(`/ui/toppo/state?id=${state.id}&t=${now()}`));
+  } catch (err) {
+    say(err.message, "penalty");
+  }
+}
+
+async function act(action, extra) {
+  if (!state.id) return;
+  state.busy = true;
+  const q = new URLSearchParams({ id: state.id, t: now(), action, ...(extra || {}) });
+  try {
+    show(await getJson(`/ui/toppo/act?${q}`));
+  } catch (err) {
+    say(err.message, "penalty");
+  } finally {
+    state.busy = false;
+  }
+}
+
+function say(text, kind) {
+  $("said").textContent = text;
+  $("said").className = kind || "";
+}
+
+function show(d) {
+  const before = state.data;
+  state.data = d;
+  // Drawn anew only when something shown has changed: a redraw would take
+  // the keyboard's focus and the pointer's target away.
+  const key = JSON.stringify([d.display, d.players, d.events.length, d.over, d.starter, d.started, state.picks]);
+  if (key === state.drawn) return;
+  state.drawn = key;
+  // Picks go when your line changes under them.
+  const mine = d.players[0].line.join(",");
+  if (!before || before.players[0].line.join(",") !== mine) state.picks = [];
+  const display = $("display");
+  display.replaceChildren();
+  d.display.forEach((name, i) => {
+    const c = card(name, 1.2);
+    c.dataset.place = i;
+    c.setAttribute("aria-label", `display card ${i + 1}: ${name}`);
+    c.addEventListener("click", () => onDisplay(i));
+    c.addEventListener("keydown", (e) => { if (e.key === "Enter") onDisplay(i); });
+    display.appendChild(c);
+  });
+  const line = $("line");
+  line.replaceChildren();
+  d.players[0].line.forEach((name, j) => {
+    const c = card(name, 1.2);
+    c.dataset.line = j;
+    const k = state.picks.indexOf(j);
+    if (k >= 0) {
+      c.classList.add("picked");
+      const badge = el("circle", { cx: 50, cy: 12, r: 9, fill: "#1a73e8" }, c);
+      badge.setAttribute("aria-hidden", "true");
+      el("text", { x: 50, y: 16, "text-anchor": "middle", fill: "#fff", "font-size": 12, "font-family": "sans-serif" }, c).textContent = k + 1;
+    }
+    c.setAttribute("aria-label", `your card ${j + 1}: ${name}${k >= 0 ? `, picked ${k + 1}` : ""}`);
+    c.addEventListener("click", () => onLine(j));
+    c.addEventListener("keydown", (e) => { if (e.key === "Enter") onLine(j); });
+    line.appendChild(c);
+  });
+  const you = d.players[0];
+  $("you-count").textContent = `(${you.cards} cards left: ${you.deck} in your deck)`;
+  const bots = $("bots-view");
+  bots.replaceChildren();
+  d.players.slice(1).forEach((p) => {
+    const row = document.createElement("div");
+    row.className = "bot";
+    const label = document.createElement("strong");
+    label.textContent = `${p.name}: ${p.cards} cards`;
+    row.appendChild(label);
+    const cards = document.createElement("div");
+    cards.className = "cards";
+    p.line.forEach((name) => cards.appendChild(card(name, 0.7)));
+    row.appendChild(cards);
+    bots.appendChild(row);
+  });
+  for (const e of d.events.slice(state.seen)) {
+    const li = document.createElement("li");
+    li.textContent = e.text;
+    li.className = e.kind;
+    $("log").prepend(li);
+    say(e.text, e.kind);
+  }
+  state.seen = d.events.length;
+  if (!d.started && d.starter !== 0 && !d.over) {
+    $("said").textContent ||= `Wait for ${d.players[d.starter].name} to start.`;
+  }
+  if (d.over) {
+    clearInterval(state.timer);
+    const pts = d.points.map((p, k) => `${d.players[k].name} ${p}`).join(", ");
+    say(`Game over. Penalty points: ${pts}.`, "toppo");
+  }
+}
+
+function onLine(j) {
+  const k = state.picks.indexOf(j);
+  if (k >= 0) state.picks.splice(k, 1);
+  else state.picks.push(j);
+  show(state.data);
+}
+
+function onDisplay(i) {
+  if (state.picks.length === 1) act("match", { line: state.picks[0], place: i });
+  else say("For a match, pick one card of your line first.", "");
+}
+
+function shoutTop() {
+  const n = state.data ? state.data.line : 0;
+  const order = state.picks.length === n ? state.picks : [...Array(n).keys()];
+  act("top", { order: order.join(",") });
+}
+
+function onAction(name) {
+  switch (name) {
+    case "reveal": return act("reveal");
+    case "top": return shoutTop();
+    case "renew": return act("renew");
+    case "toppo": return act("toppo");
+    case "clear": state.picks = []; return show(state.data);
+  }
+}
+
+document.querySelectorAll("#actions button").forEach((b) => b.addEventListener("click", () => onAction(b.dataset.action)));
+$("setup").addEventListener("submit", newGame);
+$("speed").addEventListener("input", () => { $("speed-out").textContent = Number($("speed").value).toFixed(1); });
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest && e.target.closest("form")) return;
+  const key = { " ": "reveal", t: "top", r: "renew", o: "toppo" }[e.key];
+  if (key) { e.preventDefault(); onAction(key); }
+});
+newGame();

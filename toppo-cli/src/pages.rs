@@ -1,0 +1,383 @@
+//! Toppo against bots in the browser, under `/ui/toppo/` of `topitop
+//! serve`: the page (embedded, offline) and its game, kept by the server.
+//!
+//! A game is a [`Table`] with the person in seat 0 and bots in the others.
+//! The server keeps no clock of its own: every request carries `t`, the
+//! page's milliseconds since the game began, the bots are played up to
+//! then, and the person's action (if any) is applied at `t`. The page asks
+//! for the state ten times a second, so the bots play in real time.
+//!
+//! Routes: `new?bots=1..3&line=3..5&speed=0.1..5&seed=S` (a new game;
+//! speed 1 is bots reacting in about 0.9 s), `state?id=I&t=MS`, and
+//! `act?id=I&t=MS&action=reveal|top|match|renew|toppo` (with `order=2,0,1`
+//! for a top: for each display place, the line card put on it; `line=J&
+//! place=P` for a match). Each answers the game's state as JSON.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use serde_json::json;
+use topitop_serve::extra::Pages;
+use topitop_serve::routes::{Reply, JSON};
+use topitop_serve::StatusCode;
+use topitop_toppo::sim::{Bot, Table};
+use topitop_toppo::{Action, Event, Rules, Timed};
+
+const INDEX: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/toppo.js");
+const STYLE: &str = include_str!("page/toppo.css");
+
+/// Games kept at once; the one left alone longest goes first.
+const MAX_GAMES: usize = 64;
+/// A game no request has touched for this long is dropped.
+const IDLE: Duration = Duration::from_secs(3600);
+/// The latest a request's time may be: a day.
+const MAX_T: u64 = 86_400_000;
+
+/// The names of the seats.
+const NAMES: [&str; 4] = ["You", "Bot 1", "Bot 2", "Bot 3"];
+
+struct Session {
+    table: Table,
+    /// What happened, in words: (number, time, kind, text).
+    log: Vec<(usize, u64, &'static str, String)>,
+    touched: Instant,
+    /// The latest time played to.
+    t: u64,
+}
+
+/// Toppo's pages and the games being played on them.
+#[derive(Default)]
+pub struct ToppoPages {
+    games: Mutex<HashMap<u64, Session>>,
+    next: AtomicU64,
+}
+
+fn param(query: Option<&str>, key: &str) -> Option<String> {
+    query?.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == key).then(|| v.replace("%2C", ",").replace("%2c", ","))
+    })
+}
+
+fn bad(message: impl Into<String>) -> Reply {
+    Reply::error(StatusCode::BAD_REQUEST, message)
+}
+
+fn number<T: std::str::FromStr>(query: Option<&str>, key: &str) -> Result<Option<T>, Reply> {
+    match param(query, key) {
+        None => Ok(None),
+        Some(v) => v
+            .parse()
+            .map(Some)
+            .map_err(|_| bad(format!("{key}={v}: not a number"))),
+    }
+}
+
+/// An event in words, for the page to say.
+fn say(e: &Event) -> Option<(&'static str, String)> {
+    let name = |p: usize| NAMES.get(p).copied().unwrap_or("a player");
+    Some(match e {
+        Event::Top { player } => (
+            "top",
+            format!("{} shouted top and topped the display", name(*player)),
+        ),
+        Event::Match { player, card } => ("match", format!("{} matched {card}", name(*player))),
+        Event::Penalty {
+            player,
+            reason,
+            cards,
+        } => (
+            "penalty",
+            format!("Penalty for {}: {reason} (+{cards} cards)", name(*player)),
+        ),
+        Event::Replaced => (
+            "replaced",
+            "A minute without a top: the display is replaced".into(),
+        ),
+        Event::Recycled { cards } => (
+            "recycled",
+            format!("The stack ran out: {cards} covered display cards make a new one"),
+        ),
+        Event::Toppo { player } => (
+            "toppo",
+            format!("{} called toppo: the game is over", name(*player)),
+        ),
+        // Only a person's refused action is worth saying.
+        Event::Ignored { player: 0, reason } => ("ignored", format!("Not now: {reason}")),
+        Event::Ignored { .. } => return None,
+    })
+}
+
+impl Session {
+    fn note(&mut self, at: u64, events: Vec<Event>) {
+        for e in events {
+            if let Some((kind, text)) = say(&e) {
+                let n = self.log.len();
+                self.log.push((n, at, kind, text));
+            }
+        }
+    }
+
+    /// Plays the bots up to `t` (never back in time).
+    fn advance(&mut self, t: u64) {
+        let t = t.max(self.t);
+        let events = self.table.run_until(t, None);
+        self.note(t, events);
+        self.t = t;
+    }
+
+    fn state(&self, id: u64) -> serde_json::Value {
+        let g = self.table.game();
+        let players: Vec<serde_json::Value> = g
+            .hands()
+            .iter()
+            .enumerate()
+            .map(|(k, h)| {
+                json!({
+                    "name": NAMES.get(k).copied().unwrap_or("?"),
+                    "cards": h.cards(),
+                    "deck": h.deck.len(),
+                    "line": h.line.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "matched": h.matched,
+                })
+            })
+            .collect();
+        json!({
+            "id": id.to_string(),
+            "t": self.t,
+            "line": g.rules().line,
+            "display": g.display().iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "stack": g.stack(),
+            "starter": g.starter(),
+            "started": g.started(),
+            "toppoBelow": g.rules().toppo_below,
+            "players": players,
+            "over": g.is_over(),
+            "points": g.points(),
+            "events": self.log.iter().map(|(n, at, kind, text)| json!({"n": n, "at": at, "kind": kind, "text": text})).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl ToppoPages {
+    fn new_game(&self, query: Option<&str>) -> Result<Reply, Reply> {
+        let bots: usize = number(query, "bots")?.unwrap_or(1);
+        let line: usize = number(query, "line")?.unwrap_or(3);
+        let speed: f64 = number(query, "speed")?.unwrap_or(1.0);
+        if !(1..=3).contains(&bots) {
+            return Err(bad("bots=1, 2 or 3"));
+        }
+        if !(0.1..=5.0).contains(&speed) {
+            return Err(bad("speed from 0.1 (slow bots) to 5 (fast)"));
+        }
+        let rules = Rules::standard(bots + 1, line).map_err(bad)?;
+        let seed: u64 = match number(query, "seed")? {
+            Some(s) => s,
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64),
+        };
+        // Bots a little apart, the first the quickest.
+        let seats = std::iter::once(None)
+            .chain((0..bots).map(|k| {
+                let mut b = Bot::with_reaction((900.0 + 150.0 * k as f64) / speed);
+                b.reveal_ms = (350.0 / speed, 70.0 / speed);
+                Some(b)
+            }))
+            .collect();
+        let table = Table::new(&rules, seats, seed, 0).map_err(bad)?;
+        let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let session = Session {
+            table,
+            log: vec![(
+                0,
+                0,
+                "start",
+                "A new game: you start. Reveal your first card.".into(),
+            )],
+            touched: Instant::now(),
+            t: 0,
+        };
+        let state = session.state(id);
+        let mut games = self
+            .games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        games.retain(|_, s| s.touched.elapsed() < IDLE);
+        if games.len() >= MAX_GAMES {
+            if let Some(oldest) = games.iter().min_by_key(|(_, s)| s.touched).map(|(k, _)| *k) {
+                games.remove(&oldest);
+            }
+        }
+        games.insert(id, session);
+        Ok(json_reply(&state))
+    }
+
+    fn with_game(&self, query: Option<&str>, act: bool) -> Result<Reply, Reply> {
+        let id: u64 = number(query, "id")?.ok_or_else(|| bad("id= the game's id"))?;
+        let t: u64 = number(query, "t")?.ok_or_else(|| bad("t= milliseconds since the game began"))?;
+        if t > MAX_T {
+            return Err(bad("t is more than a day"));
+        }
+        let mut games = self
+            .games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let s = games
+            .get_mut(&id)
+            .ok_or_else(|| Reply::error(StatusCode::NOT_FOUND, format!("no game {id}: start a new one")))?;
+        s.touched = Instant::now();
+        s.advance(t);
+        if act && !s.table.game().is_over() {
+            let action = match param(query, "action").as_deref() {
+                Some("reveal") => Action::Reveal,
+                Some("renew") => Action::Renew,
+                Some("toppo") => Action::Toppo,
+                Some("top") => {
+                    let order = param(query, "order").unwrap_or_default();
+                    let order: Vec<usize> = order
+                        .split(',')
+                        .filter(|x| !x.is_empty())
+                        .map(|x| {
+                            x.parse()
+                                .map_err(|_| bad(format!("order: {x:?} is not a number")))
+                        })
+                        .collect::<Result<_, _>>()?;
+                    Action::Top { order }
+                }
+                Some("match") => Action::Match {
+                    line: number(query, "line")?.ok_or_else(|| bad("line= the card of your line"))?,
+                    place: number(query, "place")?.ok_or_else(|| bad("place= the display card"))?,
+                },
+                other => {
+                    return Err(bad(format!(
+                        "action={}: reveal, top, match, renew or toppo",
+                        other.unwrap_or("")
+                    )))
+                }
+            };
+            let at = s.t;
+            let events = s.table.act(&Timed {
+                at,
+                player: 0,
+                action,
+            });
+            s.note(at, events);
+        }
+        Ok(json_reply(&s.state(id)))
+    }
+}
+
+fn json_reply(v: &serde_json::Value) -> Reply {
+    Reply {
+        status: StatusCode::OK,
+        body: Bytes::from(v.to_string()),
+        content_type: JSON,
+    }
+}
+
+fn asset(content_type: &'static str, text: &'static str) -> Reply {
+    Reply {
+        status: StatusCode::OK,
+        body: Bytes::from_static(text.as_bytes()),
+        content_type,
+    }
+}
+
+impl Pages for ToppoPages {
+    fn name(&self) -> &'static str {
+        "toppo"
+    }
+
+    fn title(&self) -> &'static str {
+        "Toppo: play against bots"
+    }
+
+    fn get(&self, rest: &[&str], query: Option<&str>) -> Reply {
+        let r = match rest {
+            [] => Ok(asset("text/html; charset=utf-8", INDEX)),
+            ["toppo.js"] => Ok(asset("text/javascript; charset=utf-8", SCRIPT)),
+            ["toppo.css"] => Ok(asset("text/css; charset=utf-8", STYLE)),
+            ["new"] => self.new_game(query),
+            ["state"] => self.with_game(query, false),
+            ["act"] => self.with_game(query, true),
+            _ => Err(Reply::error(
+                StatusCode::NOT_FOUND,
+                "not a Toppo route: /ui/toppo/, new, state, act",
+            )),
+        };
+        r.unwrap_or_else(|e| e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(p: &ToppoPages, path: &[&str], query: &str) -> (StatusCode, serde_json::Value) {
+        let r = p.get(path, Some(query));
+        (r.status, serde_json::from_slice(&r.body).unwrap_or_default())
+    }
+
+    #[test]
+    fn a_game_is_played_through_the_routes() {
+        let p = ToppoPages::default();
+        let (s, g) = get(&p, &["new"], "bots=1&line=3&speed=1&seed=5");
+        assert_eq!(s, StatusCode::OK);
+        let id = g["id"].as_str().unwrap().to_string();
+        assert_eq!(g["display"].as_array().unwrap().len(), 3);
+        assert_eq!(g["players"][0]["cards"], 33);
+        // You start: three reveals make your line.
+        for t in [100, 200, 300] {
+            let (_, g) = get(&p, &["act"], &format!("id={id}&t={t}&action=reveal"));
+            assert!(
+                g["events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|e| e["kind"] != "penalty"),
+                "{g}"
+            );
+        }
+        let (_, g) = get(&p, &["state"], &format!("id={id}&t=300"));
+        assert_eq!(g["players"][0]["line"].as_array().unwrap().len(), 3, "{g}");
+        // A top shouted with no order is wrong: a penalty, said out loud.
+        let (_, g) = get(&p, &["act"], &format!("id={id}&t=400&action=top&order="));
+        let said = g["events"].as_array().unwrap().last().unwrap()["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(said.starts_with("Penalty for You"), "{said}");
+        assert_eq!(g["players"][0]["cards"], 33 + 5);
+        // Bad requests are refused with a reason.
+        for (path, q, status) in [
+            (&["new"][..], "bots=9", StatusCode::BAD_REQUEST),
+            (&["new"][..], "line=5&bots=1", StatusCode::BAD_REQUEST),
+            (&["state"][..], "id=999&t=1", StatusCode::NOT_FOUND),
+            (
+                &["act"][..],
+                &format!("id={id}&t=500&action=fly") as &str,
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                &["act"][..],
+                &format!("id={id}&t=x") as &str,
+                StatusCode::BAD_REQUEST,
+            ),
+        ] {
+            let (s, body) = get(&p, path, q);
+            assert_eq!(s, status, "{path:?} {q}: {body}");
+            assert!(body["error"].is_string());
+        }
+        // The bots play on as time passes.
+        let (_, g) = get(&p, &["state"], &format!("id={id}&t=20000"));
+        assert!(
+            g["players"][1]["line"].as_array().unwrap().len() + g["events"].as_array().unwrap().len() > 1,
+            "{g}"
+        );
+    }
+}
