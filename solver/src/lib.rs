@@ -1,9 +1,11 @@
 //! The framework's solvers, for any game behind the game interface:
-//! [`loop_free`], the generic tier solver of loop-free games (Topolo's),
-//! and [`usage`], the CPU time a solve reports. A game may bring its own
-//! solver instead (Topitop's, for loopy tiers, is in
+//! [`loop_free`], the generic tier solver (Topolo's and Topple's), which
+//! solves loopy tiers through [`loopy`], and [`usage`], the CPU time a
+//! solve reports. A game may bring its own solver instead (Topitop's is in
 //! `topitop-game-solved`).
 #![forbid(unsafe_code)]
 
 pub mod loop_free;
+pub mod loopy;
+pub mod naive;
 pub mod usage;

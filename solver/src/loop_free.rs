@@ -1,12 +1,15 @@
-//! The framework's generic solver for loop-free tiered games: any game
-//! behind [`Tiered`] whose moves always lead to another tier. Tiers are
-//! solved children first; inside a tier every position is solved at once
-//! from its children's records, on all cores.
+//! The framework's generic tier solver: any game behind [`Tiered`]. Tiers
+//! are solved children first. Inside a loop-free tier (every move leads to
+//! another tier) every position is solved at once from its children's
+//! records, on all cores; a loopy tier (moves may stay inside it, and
+//! cycle) is solved by retrograde analysis with draws
+//! ([`crate::loopy`]). The tier graph itself must have no cycle: a loopy
+//! tier does not name itself among its child tiers.
 
 use std::collections::HashMap;
 
 use rayon::prelude::*;
-use topitop_interface::{Record, Tiered, Value};
+use topitop_interface::{Record, TierType, Tiered, Value};
 
 /// Why a loop-free solve failed.
 #[derive(Debug, thiserror::Error)]
@@ -25,6 +28,12 @@ pub enum LoopFreeError {
         /// The position reached.
         to: String,
     },
+    /// A loopy tier with more than 2³² indices.
+    #[error("loopy tier {0} has more than 2^32 indices: too large for the loopy solver")]
+    TooLarge(String),
+    /// A remoteness beyond what a record holds.
+    #[error("a position of tier {0} has a remoteness beyond what a record holds")]
+    TooRemote(String),
     /// A finished tier could not be kept.
     #[error("cannot keep finished tier {tier}: {source}")]
     Keep {
@@ -216,10 +225,13 @@ pub fn solve_loop_free_kept<G: Tiered>(
                 kept
             }
             None => {
-                let records = (0..size)
-                    .into_par_iter()
-                    .map(|i| solve_one(game, &solution, tier, i))
-                    .collect::<Result<Vec<Record>, LoopFreeError>>()?;
+                let records = match game.tier_type(tier) {
+                    TierType::LoopFree => (0..size)
+                        .into_par_iter()
+                        .map(|i| solve_one(game, &solution, tier, i))
+                        .collect::<Result<Vec<Record>, LoopFreeError>>()?,
+                    TierType::Loopy => crate::loopy::solve_loopy_tier(game, &solution, tier)?,
+                };
                 store
                     .save(&name, &records)
                     .map_err(|source| LoopFreeError::Keep { tier: name, source })?;

@@ -1,0 +1,290 @@
+//! The framework's solver of one loopy tier: retrograde analysis with
+//! draws, for any game behind [`Tiered`] whose moves may stay inside a
+//! tier ([`TierType::Loopy`](topitop_interface::TierType)) and cycle.
+//!
+//! The tier's child tiers are solved already. Every position's moves are
+//! generated once, on all cores; moves that stay in the tier are kept as a
+//! reverse graph (each position's parents in the tier). Then, in rounds of
+//! increasing remoteness:
+//!
+//! 1. **Wins and losses.** A position with a losing child is a win, one
+//!    more than its quickest losing child; a position all of whose
+//!    children win is a loss, one more than its slowest. Rounds go in
+//!    order of remoteness, so the first time either is found it is the
+//!    right remoteness.
+//! 2. **Ties.** Among the positions left, one with a tying child ties, one
+//!    more than its quickest tying child.
+//! 3. **Draws.** The rest can neither be won nor lost nor tied: play goes
+//!    on for ever.
+//!
+//! The values are those [`negamax`](crate::loop_free::negamax) gives each
+//! position from its children's, so the framework's `verify` checks loopy
+//! solves as it checks loop-free ones.
+
+use rayon::prelude::*;
+use topitop_interface::{Record, Tiered, Value, MAX_REMOTENESS};
+
+use crate::loop_free::{LoopFreeError, LoopFreeSolution};
+
+/// What a position's moves say before the rounds.
+#[derive(Default)]
+struct Moves {
+    /// The record, if the position is primitive or not a position.
+    fixed: Option<Record>,
+    /// The children inside the tier, by index.
+    inside: Vec<u32>,
+    /// The quickest losing child outside the tier.
+    lose: Option<u16>,
+    /// The quickest tying child outside the tier.
+    tie: Option<u16>,
+    /// The slowest winning child outside the tier.
+    win: Option<u16>,
+    /// Children outside the tier that do not win (losing, tying, drawn).
+    not_win: u32,
+}
+
+/// Solves the loopy `tier` of `game` from the solved child tiers in
+/// `solved`: one record per index ([`Record::UNSOLVED`] for indices that
+/// name no position, and with `symmetric` for positions that are not
+/// canonical).
+///
+/// # Errors
+/// A move that leaves the tier for one not solved yet, a position with no
+/// move that is not primitive, a tier too large to index in 32 bits, or a
+/// remoteness beyond what a record holds.
+pub fn solve_loopy_tier<G: Tiered>(
+    game: &G,
+    solved: &LoopFreeSolution<G::Tier>,
+    tier: G::Tier,
+) -> Result<Vec<Record>, LoopFreeError> {
+    let size = game.tier_size(tier);
+    let n = u32::try_from(size).map_err(|_| LoopFreeError::TooLarge(game.tier_name(tier)))?;
+    let moves: Vec<Moves> = (0..n)
+        .into_par_iter()
+        .map(|i| moves_of(game, solved, tier, i))
+        .collect::<Result<_, _>>()?;
+
+    // Each position's parents inside the tier, as one array cut by offsets.
+    let mut start = vec![0u32; n as usize + 1];
+    for m in &moves {
+        for &c in &m.inside {
+            start[c as usize + 1] += 1;
+        }
+    }
+    for i in 0..n as usize {
+        start[i + 1] += start[i];
+    }
+    let mut parents = vec![0u32; start[n as usize] as usize];
+    let mut fill = start.clone();
+    for (p, m) in moves.iter().enumerate() {
+        for &c in &m.inside {
+            parents[fill[c as usize] as usize] = p as u32;
+            fill[c as usize] += 1;
+        }
+    }
+    let parents_of = |c: u32| &parents[start[c as usize] as usize..start[c as usize + 1] as usize];
+
+    let mut records: Vec<Record> = moves
+        .iter()
+        .map(|m| m.fixed.unwrap_or(Record::UNSOLVED))
+        .collect();
+    // Children not known to win yet: a loss when it reaches 0.
+    let mut open: Vec<u32> = moves.iter().map(|m| m.inside.len() as u32 + m.not_win).collect();
+    // Positions found at each remoteness, whose parents are still to hear
+    // of them; and wins through a child outside the tier, by remoteness.
+    let mut level: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut wins_from_outside: Vec<Vec<u32>> = Vec::new();
+    let at = |v: &mut Vec<Vec<u32>>, r: usize| {
+        if v.len() <= r {
+            v.resize_with(r + 1, Vec::new);
+        }
+    };
+    for (i, m) in moves.iter().enumerate() {
+        let i = i as u32;
+        if let Some(r) = m.fixed {
+            if r.is_solved() {
+                level[0].push(i);
+            }
+            continue;
+        }
+        if let Some(r) = m.lose {
+            let r = usize::from(r) + 1;
+            at(&mut wins_from_outside, r);
+            wins_from_outside[r].push(i);
+        } else if open[i as usize] == 0 {
+            // Every move leaves the tier, and every child wins.
+            let r = usize::from(m.win.unwrap_or(0)) + 1;
+            records[i as usize] = record(game, tier, Value::Lose, r)?;
+            at(&mut level, r);
+            level[r].push(i);
+        }
+    }
+
+    // Wins and losses, in order of remoteness.
+    let mut r = 0;
+    while r < level.len().max(wins_from_outside.len()) {
+        at(&mut level, r);
+        if let Some(found) = wins_from_outside.get_mut(r).map(std::mem::take) {
+            for p in found {
+                if !records[p as usize].is_solved() {
+                    records[p as usize] = record(game, tier, Value::Win, r)?;
+                    level[r].push(p);
+                }
+            }
+        }
+        let here = std::mem::take(&mut level[r]);
+        for &c in &here {
+            let value = records[c as usize].value();
+            for &p in parents_of(c) {
+                let pu = p as usize;
+                if records[pu].is_solved() {
+                    continue;
+                }
+                match value {
+                    Some(Value::Lose) => {
+                        records[pu] = record(game, tier, Value::Win, r + 1)?;
+                        at(&mut level, r + 1);
+                        level[r + 1].push(p);
+                    }
+                    Some(Value::Win) => {
+                        open[pu] -= 1;
+                        if open[pu] == 0 {
+                            let rr = r.max(usize::from(moves[pu].win.unwrap_or(0))) + 1;
+                            records[pu] = record(game, tier, Value::Lose, rr)?;
+                            at(&mut level, rr);
+                            level[rr].push(p);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        level[r] = here;
+        r += 1;
+    }
+
+    // Ties among the positions left, in order of remoteness: seeded by the
+    // tier's primitive ties and by tying children outside it.
+    let mut ties: Vec<Vec<u32>> = vec![Vec::new()];
+    for (i, rec) in records.iter().enumerate() {
+        if rec.value() == Some(Value::Tie) {
+            let r = usize::from(rec.remoteness());
+            at(&mut ties, r);
+            ties[r].push(i as u32);
+        }
+    }
+    let mut ties_from_outside: Vec<Vec<u32>> = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        if !records[i].is_solved() && m.fixed.is_none() {
+            if let Some(r) = m.tie {
+                let r = usize::from(r) + 1;
+                at(&mut ties_from_outside, r);
+                ties_from_outside[r].push(i as u32);
+            }
+        }
+    }
+    let mut r = 0;
+    while r < ties.len().max(ties_from_outside.len()) {
+        at(&mut ties, r);
+        if let Some(found) = ties_from_outside.get_mut(r).map(std::mem::take) {
+            for p in found {
+                if !records[p as usize].is_solved() {
+                    records[p as usize] = record(game, tier, Value::Tie, r)?;
+                    ties[r].push(p);
+                }
+            }
+        }
+        let here = std::mem::take(&mut ties[r]);
+        for &c in &here {
+            for &p in parents_of(c) {
+                if !records[p as usize].is_solved() {
+                    records[p as usize] = record(game, tier, Value::Tie, r + 1)?;
+                    at(&mut ties, r + 1);
+                    ties[r + 1].push(p);
+                }
+            }
+        }
+        r += 1;
+    }
+
+    // The rest: draws.
+    for (rec, m) in records.iter_mut().zip(&moves) {
+        if !rec.is_solved() && m.fixed.is_none() {
+            *rec = Record::new(Value::Draw, 0);
+        }
+    }
+    Ok(records)
+}
+
+/// A record of `value` at remoteness `r`, or the error of a remoteness too
+/// large to store.
+fn record<G: Tiered>(game: &G, tier: G::Tier, value: Value, r: usize) -> Result<Record, LoopFreeError> {
+    match u16::try_from(r) {
+        Ok(r) if r <= MAX_REMOTENESS => Ok(Record::new(value, r)),
+        _ => Err(LoopFreeError::TooRemote(game.tier_name(tier))),
+    }
+}
+
+/// The moves of index `i` of `tier`.
+fn moves_of<G: Tiered>(
+    game: &G,
+    solved: &LoopFreeSolution<G::Tier>,
+    tier: G::Tier,
+    i: u32,
+) -> Result<Moves, LoopFreeError> {
+    let unsolved = Moves {
+        fixed: Some(Record::UNSOLVED),
+        ..Moves::default()
+    };
+    let Some(pos) = game.position(tier, u64::from(i)) else {
+        return Ok(unsolved);
+    };
+    if solved.is_symmetric() && game.canonical(&pos) != pos {
+        return Ok(unsolved);
+    }
+    if let Some(v) = game.primitive(&pos) {
+        return Ok(Moves {
+            fixed: Some(Record::new(v, 0)),
+            ..Moves::default()
+        });
+    }
+    let mut m = Moves::default();
+    let mut any = false;
+    for mv in game.moves(&pos) {
+        any = true;
+        let mut child = game.play(&pos, mv);
+        if solved.is_symmetric() {
+            child = game.canonical(&child);
+        }
+        if game.tier_of(&child) == tier {
+            // Fits: the tier's size was checked against u32.
+            m.inside.push(game.index(&child) as u32);
+            continue;
+        }
+        let rec = solved.get(game, &child);
+        let r = rec.remoteness();
+        match rec.value() {
+            None => {
+                return Err(LoopFreeError::Escaped {
+                    from: game.format_position(&pos),
+                    to: game.format_position(&child),
+                })
+            }
+            Some(Value::Win) => m.win = Some(m.win.map_or(r, |w| w.max(r))),
+            Some(Value::Lose) => {
+                m.lose = Some(m.lose.map_or(r, |l| l.min(r)));
+                m.not_win += 1;
+            }
+            Some(Value::Tie) => {
+                m.tie = Some(m.tie.map_or(r, |t| t.min(r)));
+                m.not_win += 1;
+            }
+            Some(Value::Draw) => m.not_win += 1,
+        }
+    }
+    if !any {
+        return Err(LoopFreeError::Stuck(game.format_position(&pos)));
+    }
+    // A position may reach the same child by two moves: each counts.
+    Ok(m)
+}

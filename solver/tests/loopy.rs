@@ -1,0 +1,190 @@
+//! The generic tier solver on loopy tiers against the naive fixed-point
+//! solver, position by position, on a small game made to have wins, losses,
+//! ties and draws, cycles inside tiers and moves between them.
+
+use topitop_interface::{Game, TierType, Tiered, Value};
+use topitop_solver::loop_free::solve_loop_free;
+use topitop_solver::naive::solve_naive;
+
+/// Two tokens on a ring of `ring` cells and a pile of coins. A move steps
+/// the mover's token one cell either way (the tier stays, and play may
+/// cycle) or takes one or two coins (a lower
+/// tier). The game ends when the pile is empty, when the mover's token
+/// stands on cell 0 with an odd pile (a loss), or when the other player
+/// steps onto the mover's token with an even pile (a loss); the empty pile's value depends on
+/// the tokens (`ends`).
+#[derive(Clone)]
+struct Chase {
+    ring: u8,
+    coins: u8,
+    ends: [Value; 3],
+}
+
+/// Coins, player 0's cell, player 1's cell, the player to move.
+type Pos = (u8, u8, u8, u8);
+
+impl Game for Chase {
+    type Position = Pos;
+    type Move = (bool, i8);
+
+    fn name(&self) -> &'static str {
+        "chase"
+    }
+    fn variant(&self) -> String {
+        format!("{}-{}", self.ring, self.coins)
+    }
+    fn start(&self) -> Pos {
+        (self.coins, 0, self.ring / 2, 0)
+    }
+    fn moves(&self, p: &Pos) -> Vec<(bool, i8)> {
+        if self.primitive(p).is_some() {
+            return Vec::new();
+        }
+        let c = p.0;
+        let mut m = Vec::new();
+        for d in [-1i8, 1] {
+            m.push((false, d));
+        }
+        for k in 1..=2 {
+            if c >= k as u8 {
+                m.push((true, k));
+            }
+        }
+        m
+    }
+    fn play(&self, p: &Pos, (take, n): (bool, i8)) -> Pos {
+        let (c, a, b, t) = *p;
+        if take {
+            return (c - n as u8, a, b, 1 - t);
+        }
+        if t == 0 {
+            (c, self.step(a, n), b, 1)
+        } else {
+            (c, a, self.step(b, n), 0)
+        }
+    }
+    fn primitive(&self, p: &Pos) -> Option<Value> {
+        let (c, a, b, t) = *p;
+        let me = if t == 0 { a } else { b };
+        if a == b && c % 2 == 0 && c > 0 {
+            // The other player just stepped onto the mover's token.
+            Some(Value::Lose)
+        } else if c == 0 {
+            Some(self.ends[usize::from(a + 2 * b + t) % 3])
+        } else if me == 0 && c % 2 == 1 {
+            Some(Value::Lose)
+        } else {
+            None
+        }
+    }
+    fn check(&self, p: &Pos) -> Result<(), String> {
+        let (c, a, b, t) = *p;
+        (c <= self.coins && a < self.ring && b < self.ring && t < 2)
+            .then_some(())
+            .ok_or_else(|| format!("{p:?}"))
+    }
+    fn parse_position(&self, _: &str) -> Result<Pos, String> {
+        Err("not needed".into())
+    }
+    fn format_position(&self, p: &Pos) -> String {
+        format!("{p:?}")
+    }
+    fn parse_move(&self, _: &Pos, _: &str) -> Result<(bool, i8), String> {
+        Err("not needed".into())
+    }
+    fn format_move(&self, m: (bool, i8)) -> String {
+        format!("{m:?}")
+    }
+    fn player_to_move(&self, p: &Pos) -> usize {
+        usize::from(p.3)
+    }
+}
+
+impl Chase {
+    fn step(&self, cell: u8, d: i8) -> u8 {
+        ((i16::from(cell) + i16::from(d)).rem_euclid(i16::from(self.ring))) as u8
+    }
+}
+
+impl Tiered for Chase {
+    type Tier = u8;
+    fn tiers(&self) -> Vec<u8> {
+        (0..=self.coins).collect()
+    }
+    fn tier_of(&self, p: &Pos) -> u8 {
+        p.0
+    }
+    fn tier_size(&self, _: u8) -> u64 {
+        u64::from(self.ring).pow(2) * 2
+    }
+    fn index(&self, p: &Pos) -> u64 {
+        (u64::from(p.1) * u64::from(self.ring) + u64::from(p.2)) * 2 + u64::from(p.3)
+    }
+    fn position(&self, tier: u8, i: u64) -> Option<Pos> {
+        let r = u64::from(self.ring);
+        let p = (tier, (i / 2 / r) as u8, (i / 2 % r) as u8, (i % 2) as u8);
+        self.check(&p).ok().map(|()| p)
+    }
+    fn child_tiers(&self, tier: u8) -> Vec<u8> {
+        (1..=2).filter(|&k| tier >= k).map(|k| tier - k).collect()
+    }
+    fn tier_name(&self, tier: u8) -> String {
+        format!("c{tier}")
+    }
+    fn tier_type(&self, _: u8) -> TierType {
+        TierType::Loopy
+    }
+}
+
+#[test]
+fn loopy_tiers_agree_with_the_naive_fixed_point_position_by_position() {
+    use Value::{Lose, Tie, Win};
+    let mut seen = [0usize; 4];
+    for ring in 3..=7 {
+        for coins in 0..=6 {
+            for ends in [
+                [Win, Lose, Tie],
+                [Tie, Tie, Lose],
+                [Lose, Lose, Lose],
+                [Win, Win, Win],
+                [Tie, Win, Win],
+                [Win, Tie, Tie],
+            ] {
+                let g = Chase { ring, coins, ends };
+                let naive = solve_naive(&g);
+                let solved = solve_loop_free(&g, false, |_, _| {}).unwrap();
+                for (pos, want) in &naive {
+                    let got = solved.get(&g, pos);
+                    assert_eq!(got, *want, "{pos:?} on {}", g.variant());
+                    seen[want.value().unwrap().index()] += 1;
+                }
+                let positions: u64 = g
+                    .tiers()
+                    .iter()
+                    .map(|&t| {
+                        (0..g.tier_size(t))
+                            .filter(|&i| g.position(t, i).is_some())
+                            .count() as u64
+                    })
+                    .sum();
+                assert_eq!(naive.len() as u64, positions);
+            }
+        }
+    }
+    // Every kind of value came up, so each part of the solver was checked.
+    assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
+    let long = (3..=7)
+        .flat_map(|ring| {
+            let g = Chase {
+                ring,
+                coins: 6,
+                ends: [Win, Lose, Tie],
+            };
+            let naive = solve_naive(&g);
+            naive.into_values().map(|r| r.remoteness()).collect::<Vec<_>>()
+        })
+        .max()
+        .unwrap();
+    assert!(long >= 4, "remoteness up to {long}");
+}
+
