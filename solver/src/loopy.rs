@@ -26,13 +26,12 @@ use topitop_interface::{Record, Tiered, Value, MAX_REMOTENESS};
 
 use crate::loop_free::{LoopFreeError, LoopFreeSolution};
 
-/// What a position's moves say before the rounds.
-#[derive(Default)]
+/// What a position's moves say before the rounds, beside its children
+/// inside the tier (kept apart, one array for many positions).
+#[derive(Clone, Copy)]
 struct Moves {
     /// The record, if the position is primitive or not a position.
     fixed: Option<Record>,
-    /// The children inside the tier, by index.
-    inside: Vec<u32>,
     /// The quickest losing child outside the tier.
     lose: Option<u16>,
     /// The quickest tying child outside the tier.
@@ -41,6 +40,27 @@ struct Moves {
     win: Option<u16>,
     /// Children outside the tier that do not win (losing, tying, drawn).
     not_win: u32,
+}
+
+impl Moves {
+    const NONE: Moves = Moves {
+        fixed: None,
+        lose: None,
+        tie: None,
+        win: None,
+        not_win: 0,
+    };
+}
+
+/// Positions handed to one thread at a time.
+const CHUNK: u32 = 1 << 14;
+
+/// The moves of a run of positions: each one's [`Moves`], and its
+/// children inside the tier, `inside[ends[k - 1]..ends[k]]`.
+struct Run {
+    moves: Vec<Moves>,
+    ends: Vec<u32>,
+    inside: Vec<u32>,
 }
 
 /// Solves the loopy `tier` of `game` from the solved child tiers in
@@ -59,15 +79,36 @@ pub fn solve_loopy_tier<G: Tiered>(
 ) -> Result<Vec<Record>, LoopFreeError> {
     let size = game.tier_size(tier);
     let n = u32::try_from(size).map_err(|_| LoopFreeError::TooLarge(game.tier_name(tier)))?;
-    let moves: Vec<Moves> = (0..n)
+    let runs: Vec<Run> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .map(|i| moves_of(game, solved, tier, i))
-        .collect::<Result<_, _>>()?;
+        .map(|k| {
+            let mut run = Run {
+                moves: Vec::new(),
+                ends: Vec::new(),
+                inside: Vec::new(),
+            };
+            for i in k * CHUNK..n.min((k + 1) * CHUNK) {
+                let m = moves_of(game, solved, tier, i, &mut run.inside)?;
+                run.moves.push(m);
+                run.ends.push(run.inside.len() as u32);
+            }
+            Ok(run)
+        })
+        .collect::<Result<_, LoopFreeError>>()?;
+    // Each position's children inside the tier, in index order.
+    let children = || {
+        runs.iter().flat_map(|run| {
+            run.ends.iter().enumerate().map(move |(j, &end)| {
+                let from = if j == 0 { 0 } else { run.ends[j - 1] };
+                &run.inside[from as usize..end as usize]
+            })
+        })
+    };
 
     // Each position's parents inside the tier, as one array cut by offsets.
     let mut start = vec![0u32; n as usize + 1];
-    for m in &moves {
-        for &c in &m.inside {
+    for kids in children() {
+        for &c in kids {
             start[c as usize + 1] += 1;
         }
     }
@@ -76,12 +117,16 @@ pub fn solve_loopy_tier<G: Tiered>(
     }
     let mut parents = vec![0u32; start[n as usize] as usize];
     let mut fill = start.clone();
-    for (p, m) in moves.iter().enumerate() {
-        for &c in &m.inside {
+    let mut open: Vec<u32> = Vec::with_capacity(n as usize);
+    for (p, kids) in children().enumerate() {
+        open.push(kids.len() as u32);
+        for &c in kids {
             parents[fill[c as usize] as usize] = p as u32;
             fill[c as usize] += 1;
         }
     }
+    drop(fill);
+    let moves: Vec<Moves> = runs.into_iter().flat_map(|r| r.moves).collect();
     let parents_of = |c: u32| &parents[start[c as usize] as usize..start[c as usize + 1] as usize];
 
     let mut records: Vec<Record> = moves
@@ -89,7 +134,9 @@ pub fn solve_loopy_tier<G: Tiered>(
         .map(|m| m.fixed.unwrap_or(Record::UNSOLVED))
         .collect();
     // Children not known to win yet: a loss when it reaches 0.
-    let mut open: Vec<u32> = moves.iter().map(|m| m.inside.len() as u32 + m.not_win).collect();
+    for (o, m) in open.iter_mut().zip(&moves) {
+        *o += m.not_win;
+    }
     // Positions found at each remoteness, whose parents are still to hear
     // of them; and wins through a child outside the tier, by remoteness.
     let mut level: Vec<Vec<u32>> = vec![Vec::new()];
@@ -231,10 +278,11 @@ fn moves_of<G: Tiered>(
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
     i: u32,
+    inside: &mut Vec<u32>,
 ) -> Result<Moves, LoopFreeError> {
     let unsolved = Moves {
         fixed: Some(Record::UNSOLVED),
-        ..Moves::default()
+        ..Moves::NONE
     };
     let Some(pos) = game.position(tier, u64::from(i)) else {
         return Ok(unsolved);
@@ -245,10 +293,10 @@ fn moves_of<G: Tiered>(
     if let Some(v) = game.primitive(&pos) {
         return Ok(Moves {
             fixed: Some(Record::new(v, 0)),
-            ..Moves::default()
+            ..Moves::NONE
         });
     }
-    let mut m = Moves::default();
+    let mut m = Moves::NONE;
     let mut any = false;
     for mv in game.moves(&pos) {
         any = true;
@@ -258,7 +306,7 @@ fn moves_of<G: Tiered>(
         }
         if game.tier_of(&child) == tier {
             // Fits: the tier's size was checked against u32.
-            m.inside.push(game.index(&child) as u32);
+            inside.push(game.index(&child) as u32);
             continue;
         }
         let rec = solved.get(game, &child);

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use topitop_interface::{Record, Tiered, Value};
 
-/// Every position of `game`'s tiers with its record, found by sweeping all
+/// Every position of `game`'s tiers with its record (children taken to
+/// their canonical form, as the tiers hold them), found by sweeping all
 /// positions round after round until nothing changes. In round `k`, a
 /// position wins if a child was found losing in round `k - 1`, and loses
 /// if every child is found winning and the last of them in round `k - 1`;
@@ -31,7 +32,13 @@ pub fn solve_naive<G: Tiered>(game: &G) -> HashMap<G::Position, Record> {
             }
             let moves = game.moves(&pos);
             assert!(!moves.is_empty(), "{} has no move", game.format_position(&pos));
-            children.insert(pos, moves.into_iter().map(|m| game.play(&pos, m)).collect());
+            children.insert(
+                pos,
+                moves
+                    .into_iter()
+                    .map(|m| game.canonical(&game.play(&pos, m)))
+                    .collect(),
+            );
         }
     }
     for kids in children.values() {

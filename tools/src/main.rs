@@ -13,6 +13,7 @@ fn main() -> ExitCode {
         Games::new(vec![
             topitop_game_cli::commands(),
             topitop_topolo_solved::commands(),
+            topitop_cli::registry::tiered::<topitop_topple::Topple>(),
             #[cfg(feature = "toy")]
             topitop_cli::registry::tiered::<topitop_toy::TicTacToe>(),
         ])

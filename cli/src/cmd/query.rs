@@ -181,7 +181,12 @@ pub fn answer_lines(json: bool, answer: impl Fn(&str) -> anyhow::Result<Answer>)
                     "{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     tsv_field(&r.position),
                     value_name(a.record),
-                    a.record.remoteness(),
+                    // Empty for a draw, as `export` writes it: the two join.
+                    if a.record.value() == Some(topitop_interface::Value::Draw) {
+                        String::new()
+                    } else {
+                        a.record.remoteness().to_string()
+                    },
                     r.moves.len(),
                     tsv_field(best.map_or("-", |m| m.mv.as_str())),
                     tsv_field(best.map_or("-", |m| m.position.as_str())),

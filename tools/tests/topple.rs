@@ -1,0 +1,120 @@
+//! Topple through the same commands, files and routes as the other games
+//! (`--game topple`): a loopy game solved by the framework's tier solver,
+//! then verified, queried, shown, exported, counted, played and served.
+
+mod support;
+
+use support::http::get;
+use support::run::{stderr, stdout, temp_dir, topitop, topitop_with_input};
+use support::server::Server;
+
+fn ok(args: &[&str]) -> String {
+    let o = topitop(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+const START: &str = ".../.../... r s5 r8 b8";
+
+#[test]
+fn a_small_board_solves_and_every_tool_reads_it() {
+    let dir = temp_dir("topple-3x3");
+    let d = dir.to_str().unwrap();
+    let g = ["--game", "topple", "--board", "3x3", "--variant", "s5"];
+    let solved = ok(&[&["solve", "--out", d][..], &g].concat());
+    assert!(
+        solved.contains(&format!("start position {START}: draw")),
+        "{solved}"
+    );
+    assert!(dir.join("topple_3x3-s5.db").exists());
+    let verified = ok(&[&["verify", "--dir", d][..], &g].concat());
+    assert!(verified.contains(": 0 violations"), "{verified}");
+
+    // GamesmanUni's object: a draw, nine first moves, each child's value
+    // seen from the mover.
+    let json = ok(&[&["query", START, "--json", "--dir", d][..], &g].concat());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["positionValue"], "draw");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 9);
+    for m in moves {
+        let flipped = match m["positionValue"].as_str().unwrap() {
+            "win" => "lose",
+            "lose" => "win",
+            other => other,
+        };
+        assert_eq!(m["moveValue"], flipped, "{m}");
+    }
+
+    // A position with a win in it, found by walking down a winning line.
+    let mut rows = Vec::new();
+    let tsv = ok(&[&["export", "--dir", d][..], &g].concat());
+    for line in tsv.lines().skip(1) {
+        rows.push(line.split('\t').map(String::from).collect::<Vec<_>>());
+    }
+    let header = tsv.lines().next().unwrap();
+    assert!(
+        header.starts_with("position\ttier\tvalue\tremoteness"),
+        "{header}"
+    );
+    let stats = ok(&[&["stats", "--dir", d][..], &g].concat());
+    assert!(stats.contains("draw"), "{stats}");
+    for value in ["win", "lose", "draw"] {
+        assert!(rows.iter().any(|r| r[2] == value), "no {value} row");
+    }
+    // Every exported row's record is what query says of it.
+    let input: String = rows.iter().step_by(97).map(|r| format!("{}\n", r[0])).collect();
+    let o = topitop_with_input(&[&["query", "--dir", d][..], &g].concat(), input.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let answered: Vec<Vec<String>> = stdout(&o)
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect();
+    for (row, a) in rows.iter().step_by(97).zip(&answered) {
+        assert_eq!(
+            a[..3],
+            [row[0].clone(), row[2].clone(), row[3].clone()],
+            "{row:?}"
+        );
+    }
+
+    // Bad input gets the rule it breaks.
+    for (bad, says) in [
+        (".../.r./... b s5 r7 b8", "pawn"),
+        (".../.../... r s9 r8 b8", "supply"),
+        ("..../.../... r s5 r8 b8", ""),
+    ] {
+        let o = topitop(&[&["query", bad, "--dir", d][..], &g].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
+    }
+
+    // show draws the board; play takes a move and gives hints.
+    let shown = ok(&[
+        "show",
+        ".../.1r./... b s4 r7 b8",
+        "--game",
+        "topple",
+        "--board",
+        "3x3",
+        "--variant",
+        "s5",
+    ]);
+    assert!(shown.contains("Blue to move"), "{shown}");
+    let o = topitop_with_input(&[&["play", "--dir", d][..], &g].concat(), b"b2\nhint\nquit\n");
+    let out = stdout(&o);
+    assert!(out.contains("best:"), "{out}");
+
+    // The server answers as query does.
+    let server = Server::start(&dir, "serve", &[]);
+    let game = get(server.addr, "/topple/").json();
+    assert_eq!(game["variants"][0]["id"], "3x3-s5", "{game}");
+    let p = START.replace(' ', "%20");
+    let served = get(server.addr, &format!("/topple/3x3-s5/positions/?p={p}")).json();
+    // query adds whether play comes to the position.
+    let mut v = v;
+    assert_eq!(v.as_object_mut().unwrap().remove("reachable"), Some(true.into()));
+    assert_eq!(served, v);
+    std::fs::remove_dir_all(&dir).ok();
+}

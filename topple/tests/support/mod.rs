@@ -1,0 +1,77 @@
+//! Helpers shared by the integration tests: a seeded generator and a naive
+//! move generator written from the rules text, apart from the engine's.
+
+#![allow(dead_code)]
+
+use topitop_topple::{Color, Direction, Move, Phase, Position, Topple};
+
+/// A small seeded generator (SplitMix64), so that failures replay.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn bits(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.bits() % n
+    }
+}
+
+/// Every legal move of `pos` as the rules text reads, by coordinates,
+/// sorted; the game-over test is the caller's.
+pub fn naive_moves(g: &Topple, pos: &Position) -> Vec<Move> {
+    let s = g.shape();
+    let n = s.cells();
+    let me = pos.turn();
+    let xy = |b: u8| s.coords(b);
+    let dist = |a: u8, b: u8| {
+        let ((ra, ca), (rb, cb)) = (xy(a), xy(b));
+        (ra - rb).abs().max((ca - cb).abs())
+    };
+    let mine: Vec<u8> = (0..n).filter(|&b| pos.pawn(b) == Some(me)).collect();
+    let mut out = Vec::new();
+    if let Phase::First(_) = pos.phase() {
+        out.extend(
+            (0..n)
+                .filter(|&b| pos.height(b) == 0)
+                .map(|cell| Move::Place { cell }),
+        );
+        return out;
+    }
+    for cell in 0..n {
+        let near = mine.iter().any(|&p| dist(p, cell) <= 2);
+        if pos.supply() == 0 || !near || pos.pawn(cell).is_some() {
+            continue;
+        }
+        if pos.height(cell) >= 3 {
+            out.extend(Direction::ALL.iter().map(|&dir| Move::Topple { cell, dir }));
+        } else {
+            out.push(Move::Place { cell });
+        }
+    }
+    for &from in &mine {
+        for to in 0..n {
+            let (h, t) = (i32::from(pos.height(from)), i32::from(pos.height(to)));
+            if dist(from, to) == 1 && t >= 1 && pos.pawn(to).is_none() && (h - t).abs() <= 1 {
+                out.push(Move::Step { from, to });
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The colour to move's name, for messages.
+pub fn mover(pos: &Position) -> &'static str {
+    match pos.turn() {
+        Color::Red => "Red",
+        Color::Blue => "Blue",
+    }
+}
