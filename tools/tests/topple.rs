@@ -106,6 +106,20 @@ fn a_small_board_solves_and_every_tool_reads_it() {
     let out = stdout(&o);
     assert!(out.contains("best:"), "{out}");
 
+    // The 8x8 game, which nobody has solved, is played by two people; a
+    // computer player needs a database, and says so.
+    let eight = ["play", "--game", "topple", "--dir", d];
+    let o = topitop_with_input(
+        &[&eight[..], &["--computer", "none"]].concat(),
+        b"d4\nmoves\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Blue to move: first move"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("a1 b1 c1"), "{}", stdout(&o));
+    let o = topitop_with_input(&eight, b"d4\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("topple_8x8-s64.db"), "{}", stderr(&o));
+
     // The server answers as query does.
     let server = Server::start(&dir, "serve", &[]);
     let game = get(server.addr, "/topple/").json();

@@ -33,11 +33,21 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
                 })?,
         ),
     };
-    let source = open_or_search(&game, &args.db, args.search_ms)?;
     let mut pos = match &args.from {
         Some(p) => game.parse_position(p).map_err(anyhow::Error::msg)?,
         None => game.start(),
     };
+    // Two people need no database: a board nobody has solved (8×8 Topple)
+    // is still played.
+    let path = super::db_path(&game, &args.db.dir);
+    if computer.is_none() && !args.hints && args.db.db.is_none() && !game.can_estimate() && !path.exists() {
+        eprintln!(
+            "no database {}: two people play without values or hints",
+            path.display()
+        );
+        return play_unsolved(&game, pos);
+    }
+    let source = open_or_search(&game, &args.db, args.search_ms)?;
     let mut history = Vec::new();
     let mut hints = args.hints;
     let mut input = std::io::stdin().lock();
@@ -105,19 +115,12 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
                 writeln!(out, "{line}")?;
             }
         }
-        write!(out, "{} move> ", names[mover])?;
-        out.flush()?;
-        let Some(line) = next_line(&mut input)? else {
+        let Some(text) = prompt(&mut input, &mut out, names[mover])? else {
             return Ok(());
         };
-        let text = match line.text() {
-            Ok(t) => t.trim().to_string(),
-            Err(e) => {
-                writeln!(out, "{e}")?;
-                continue;
-            }
-        };
         match text.as_str() {
+            // A blank line, or one that was not text (said already).
+            "" => {}
             "quit" | "q" => return Ok(()),
             "hints" => hints = !hints,
             "hint" => writeln!(out, "best: {} ({})", r.moves[0].mv, r.moves[0].move_value)?,
@@ -134,6 +137,84 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
                     writeln!(out, "nothing to undo")?;
                 }
             }
+            text => match game.parse_move(&pos, text) {
+                Ok(mv) => {
+                    history.push(pos);
+                    pos = game.play(&pos, mv);
+                }
+                Err(e) => writeln!(out, "{e}")?,
+            },
+        }
+    }
+}
+
+/// Asks `player` for a move: the line typed, trimmed (empty after a line
+/// that is not text, which is said), or `None` at the end of the input.
+fn prompt(
+    input: &mut impl std::io::BufRead,
+    out: &mut impl Write,
+    player: &str,
+) -> anyhow::Result<Option<String>> {
+    write!(out, "{player} move> ")?;
+    out.flush()?;
+    let Some(line) = next_line(input)? else {
+        return Ok(None);
+    };
+    Ok(Some(match line.text() {
+        Ok(t) => t.trim().to_string(),
+        Err(e) => {
+            writeln!(out, "{e}")?;
+            String::new()
+        }
+    }))
+}
+
+/// Two people play `game` from `pos`, with no database: the board, the
+/// moves, undo and quit.
+fn play_unsolved<G: Tiered>(game: &G, mut pos: G::Position) -> anyhow::Result<()> {
+    let names = game.player_names();
+    let mut history = Vec::new();
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} {}: moves as `show` lists them; also: moves, undo, quit",
+        game.name(),
+        game.variant()
+    )?;
+    loop {
+        let mover = game.player_to_move(&pos);
+        writeln!(out)?;
+        write!(out, "{}", game.show(&pos))?;
+        if let Some(v) = game.primitive(&pos) {
+            let end = match v {
+                Value::Win => format!("{} wins", names[mover]),
+                Value::Lose => format!("{} wins", names[1 - mover]),
+                Value::Tie => "a tie".to_string(),
+                Value::Draw => "drawn".to_string(),
+            };
+            writeln!(out, "Game over: {end}.")?;
+            return Ok(());
+        }
+        let Some(text) = prompt(&mut input, &mut out, names[mover])? else {
+            return Ok(());
+        };
+        match text.as_str() {
+            // A blank line, or one that was not text (said already).
+            "" => {}
+            "quit" | "q" => return Ok(()),
+            "moves" => {
+                let all: Vec<String> = game
+                    .moves(&pos)
+                    .into_iter()
+                    .map(|m| game.format_move(m))
+                    .collect();
+                writeln!(out, "{}", all.join(" "))?;
+            }
+            "undo" | "u" => match history.pop() {
+                Some(p) => pos = p,
+                None => writeln!(out, "nothing to undo")?,
+            },
             text => match game.parse_move(&pos, text) {
                 Ok(mv) => {
                     history.push(pos);
