@@ -16,7 +16,6 @@
 //! mapped, so nothing that happens to their files can disturb the server.
 #![forbid(unsafe_code)]
 
-pub mod estimated;
 pub mod extra;
 pub mod gate;
 pub mod log;

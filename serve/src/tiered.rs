@@ -1,20 +1,35 @@
 //! Serving a game behind the game interface: a variant is the game (built
-//! from the variant its database records) and its database, of either
-//! kind; every answer comes from the interface and the database alone.
+//! from the variant its database records) and what answers its positions:
+//! its database, of either kind, or, for a board too large to solve (8×8
+//! Topolo), the game's search, whose estimates are marked as such. Every
+//! answer comes from the interface and that source alone.
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use topitop_db::SolvedDb;
 use topitop_interface::{BoardArt, Tiered};
 
-use crate::response::{autogui_position, respond_game, PositionResponse};
+use crate::response::{autogui_position, respond_estimated, respond_game, PositionResponse};
 use crate::variant::{PositionError, ServedVariant};
+
+/// How long the search takes for one answer: well inside GamesmanUni's and
+/// the page's patience.
+pub const SEARCH_BUDGET: Duration = Duration::from_millis(1500);
+
+/// What answers a variant's positions.
+enum Answers {
+    /// Its database.
+    Db(Box<SolvedDb>),
+    /// The game's search, given this long an answer.
+    Search(Duration),
+}
 
 /// A served variant of a tiered game.
 pub struct TieredVariant<G> {
     game: G,
-    db: SolvedDb,
+    answers: Answers,
     id: String,
     name: String,
     theme: serde_json::Value,
@@ -28,6 +43,27 @@ impl<G: Tiered> TieredVariant<G> {
     /// JSON (a game's bug, said rather than served).
     pub fn new(game: G, db: SolvedDb) -> Result<TieredVariant<G>, String> {
         db.holds(&game).map_err(|e| e.to_string())?;
+        let name = game.variant_title();
+        TieredVariant::answered_by(game, Answers::Db(Box::new(db)), name)
+    }
+
+    /// Serves `game`, which no database holds, from its search.
+    ///
+    /// # Errors
+    /// A game without a search, or AutoGUI data that is not JSON.
+    pub fn estimated(game: G) -> Result<TieredVariant<G>, String> {
+        if !game.can_estimate() {
+            return Err(format!(
+                "{} {} has no search to answer from",
+                game.name(),
+                game.variant()
+            ));
+        }
+        let name = format!("{} (estimates)", game.variant_title());
+        TieredVariant::answered_by(game, Answers::Search(SEARCH_BUDGET), name)
+    }
+
+    fn answered_by(game: G, answers: Answers, name: String) -> Result<TieredVariant<G>, String> {
         let theme = match game.image_autogui_data() {
             None => serde_json::Value::Null,
             Some(text) => serde_json::from_str(&text)
@@ -35,9 +71,9 @@ impl<G: Tiered> TieredVariant<G> {
         };
         Ok(TieredVariant {
             id: game.variant(),
-            name: game.variant_title(),
+            name,
             game,
-            db,
+            answers,
             theme,
         })
     }
@@ -79,7 +115,17 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
 
     fn position(&self, p: &str) -> Result<PositionResponse, PositionError> {
         let pos = self.game.parse_position(p).map_err(PositionError::Invalid)?;
-        respond_game(&self.game, &self.db, &pos).map_err(|e| PositionError::from_db(e, p, &self.name))
+        match &self.answers {
+            Answers::Db(db) => {
+                respond_game(&self.game, db, &pos).map_err(|e| PositionError::from_db(e, p, &self.name))
+            }
+            Answers::Search(budget) => respond_estimated(&self.game, &pos, *budget)
+                .ok_or_else(|| PositionError::Database(format!("{} has no search", self.game.name()))),
+        }
+    }
+
+    fn answers_slowly(&self) -> bool {
+        matches!(self.answers, Answers::Search(_))
     }
 
     fn player_names(&self) -> [&'static str; 2] {

@@ -11,7 +11,7 @@ use anyhow::Context;
 use topitop_interface::Registered;
 use topitop_serve::log::{LogPipe, QUEUE_BYTES};
 use topitop_serve::server::{self, Limits};
-use topitop_serve::{estimated, tiered};
+use topitop_serve::tiered;
 use topitop_serve::{App, ServedGame, ServedVariant};
 
 use crate::common::check_threads;
@@ -239,7 +239,7 @@ pub fn discover<G: Registered>(dir: &Path) -> Found {
     if let Ok(game) = G::from_options(None, None) {
         if game.can_estimate() && !variants.iter().any(|v| v.id() == game.variant()) {
             title.get_or_insert_with(|| game.title());
-            match estimated::EstimatedVariant::new(game) {
+            match tiered::TieredVariant::estimated(game) {
                 Ok(v) => {
                     tracing::info!(variant = %format!("{}/{}", G::NAME, v.id()), "serving estimates by search");
                     variants.push(Arc::new(v));
