@@ -91,32 +91,22 @@ impl TierCheckpoints {
     /// file is noted in [`TierCheckpoints::warnings`] and ignored.
     pub fn load(&mut self, name: &str, size: u64) -> Option<Vec<Record>> {
         let path = self.file_of(name);
-        let mut bytes = Vec::new();
-        match topitop_files::open_regular(&path) {
-            Ok(f) => {
-                // A file far longer than its records could be is damaged.
-                let limit = HEAD as u64 + zstd::zstd_safe::compress_bound(size as usize * 2) as u64;
-                if let Err(e) = f.take(limit + 1).read_to_end(&mut bytes) {
-                    self.warnings
-                        .push(format!("{}: {e}; solving the tier again", path.display()));
-                    return None;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(e) => {
-                self.warnings
-                    .push(format!("{}: {e}; solving the tier again", path.display()));
-                return None;
-            }
-        }
-        match decode(&bytes, size) {
-            Ok(records) => Some(records),
-            Err(why) => {
-                self.warnings
-                    .push(format!("{}: {why}; solving the tier again", path.display()));
-                None
-            }
-        }
+        let decoded = read_capped(&path, size * 2).and_then(|bytes| {
+            let Some(bytes) = bytes else { return Ok(None) };
+            let raw = unpack(&bytes, MAGIC, size, size * 2).map_err(|fault| match fault {
+                Fault::Magic => "not a tier checkpoint (bad magic or cut short)".to_string(),
+                Fault::Count(n) => format!("{n} records, but the tier has {size}"),
+                other => other.to_string(),
+            })?;
+            raw.chunks_exact(2)
+                .map(|c| {
+                    let bits = u16::from_le_bytes([c[0], c[1]]);
+                    Record::from_bits(bits).ok_or_else(|| format!("{bits:#06x} is not a record"))
+                })
+                .collect::<Result<Vec<Record>, String>>()
+                .map(Some)
+        });
+        self.noted(decoded, &path, "solving the tier again")
     }
 
     /// Keeps the records of the finished tier `name` (written aside,
@@ -126,13 +116,7 @@ impl TierCheckpoints {
     /// The file could not be written.
     pub fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
         let raw: Vec<u8> = records.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
-        let packed = zstd::bulk::compress(&raw, 3)?;
-        let mut bytes = Vec::with_capacity(HEAD + packed.len());
-        bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&(records.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&checksum(&packed).to_le_bytes());
-        bytes.extend_from_slice(&packed);
-        write_atomically(&self.file_of(name), |out| out.write_all(&bytes)).map_err(std::io::Error::other)
+        write_packed(&self.file_of(name), MAGIC, records.len() as u64, &raw)
     }
 
     /// The bytes kept under `name` by [`TierCheckpoints::save_bytes`] in an
@@ -141,37 +125,17 @@ impl TierCheckpoints {
     /// [`TierCheckpoints::warnings`] and ignored.
     pub fn load_bytes(&mut self, name: &str, len: u64) -> Option<Vec<u8>> {
         let path = self.file_of(name).with_extension("bytes");
-        let mut bytes = Vec::new();
-        let read = topitop_files::open_regular(&path).and_then(|f| {
-            let limit = HEAD as u64 + zstd::zstd_safe::compress_bound(len as usize) as u64;
-            f.take(limit + 1).read_to_end(&mut bytes)
+        let unpacked = read_capped(&path, len).and_then(|bytes| {
+            let Some(bytes) = bytes else { return Ok(None) };
+            unpack(&bytes, BYTES_MAGIC, len, len)
+                .map(Some)
+                .map_err(|fault| match fault {
+                    Fault::Magic => "not a checkpoint (bad magic or cut short)".to_string(),
+                    Fault::Count(n) => format!("{n} bytes kept, but {len} expected"),
+                    other => other.to_string(),
+                })
         });
-        match read {
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(e) => {
-                self.warnings
-                    .push(format!("{}: {e}; solving it again", path.display()));
-                return None;
-            }
-        }
-        let word = |k: usize| u64::from_le_bytes(bytes[k..k + 8].try_into().unwrap_or([0; 8]));
-        let why = if bytes.len() < HEAD || bytes[..8] != BYTES_MAGIC {
-            "not a checkpoint (bad magic or cut short)".to_string()
-        } else if word(8) != len {
-            format!("{} bytes kept, but {len} expected", word(8))
-        } else if checksum(&bytes[HEAD..]) != word(16) {
-            "checksum mismatch".to_string()
-        } else {
-            match zstd::bulk::decompress(&bytes[HEAD..], len as usize) {
-                Ok(raw) if raw.len() as u64 == len => return Some(raw),
-                Ok(_) => "decompresses to the wrong length".to_string(),
-                Err(e) => format!("zstd: {e}"),
-            }
-        };
-        self.warnings
-            .push(format!("{}: {why}; solving it again", path.display()));
-        None
+        self.noted(unpacked, &path, "solving it again")
     }
 
     /// Keeps `bytes` under `name` (compressed, written aside, synced,
@@ -181,14 +145,21 @@ impl TierCheckpoints {
     /// # Errors
     /// The file could not be written.
     pub fn save_bytes(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        let packed = zstd::bulk::compress(bytes, 3)?;
-        let mut out = Vec::with_capacity(HEAD + packed.len());
-        out.extend_from_slice(&BYTES_MAGIC);
-        out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        out.extend_from_slice(&checksum(&packed).to_le_bytes());
-        out.extend_from_slice(&packed);
-        write_atomically(&self.file_of(name).with_extension("bytes"), |f| f.write_all(&out))
-            .map_err(std::io::Error::other)
+        write_packed(
+            &self.file_of(name).with_extension("bytes"),
+            BYTES_MAGIC,
+            bytes.len() as u64,
+            bytes,
+        )
+    }
+
+    /// What was read from `path`; a fault noted as a warning (the part is
+    /// then done again, `then`) and read as nothing kept.
+    fn noted<T>(&mut self, read: Result<Option<T>, String>, path: &Path, then: &str) -> Option<T> {
+        read.unwrap_or_else(|why| {
+            self.warnings.push(format!("{}: {why}; {then}", path.display()));
+            None
+        })
     }
 
     /// Removes the directory: the database it was for is written.
@@ -200,29 +171,72 @@ impl TierCheckpoints {
     }
 }
 
-/// The records of a tier file of `size` records, or what is wrong.
-fn decode(bytes: &[u8], size: u64) -> Result<Vec<Record>, String> {
-    if bytes.len() < HEAD || bytes[..8] != MAGIC {
-        return Err("not a tier checkpoint (bad magic or cut short)".into());
+/// Why a checkpoint file's bytes are not a whole checkpoint.
+#[derive(Debug, thiserror::Error)]
+enum Fault {
+    /// Another magic, or shorter than its head.
+    #[error("bad magic or cut short")]
+    Magic,
+    /// Another count than expected: the count the file records.
+    #[error("{0} kept")]
+    Count(u64),
+    /// The payload's checksum does not match.
+    #[error("checksum mismatch")]
+    Checksum,
+    /// The payload does not decompress.
+    #[error("zstd: {0}")]
+    Zstd(String),
+    /// The payload decompresses to another length.
+    #[error("decompresses to the wrong length")]
+    Length,
+}
+
+/// A checkpoint file's bytes: `magic`, `count`, the checksum of the
+/// compressed `raw`, and that compressed payload; written aside, synced
+/// and renamed into place at `path`.
+fn write_packed(path: &Path, magic: [u8; 8], count: u64, raw: &[u8]) -> std::io::Result<()> {
+    let packed = zstd::bulk::compress(raw, 3)?;
+    let mut bytes = Vec::with_capacity(HEAD + packed.len());
+    bytes.extend_from_slice(&magic);
+    bytes.extend_from_slice(&count.to_le_bytes());
+    bytes.extend_from_slice(&checksum(&packed).to_le_bytes());
+    bytes.extend_from_slice(&packed);
+    write_atomically(path, |out| out.write_all(&bytes)).map_err(std::io::Error::other)
+}
+
+/// The bytes of the regular file `path`, none when it is not there; read
+/// no further than a whole checkpoint of `raw_len` payload bytes could
+/// reach, since a longer file is damaged anyway.
+fn read_capped(path: &Path, raw_len: u64) -> Result<Option<Vec<u8>>, String> {
+    let mut bytes = Vec::new();
+    let limit = HEAD as u64 + zstd::zstd_safe::compress_bound(raw_len as usize) as u64;
+    match topitop_files::open_regular(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes)) {
+        Ok(_) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The payload of a checkpoint file's `bytes`, checked: `magic`, the
+/// `count` it records, its checksum, and `raw_len` bytes once
+/// decompressed.
+fn unpack(bytes: &[u8], magic: [u8; 8], count: u64, raw_len: u64) -> Result<Vec<u8>, Fault> {
+    if bytes.len() < HEAD || bytes[..8] != magic {
+        return Err(Fault::Magic);
     }
     let word = |k: usize| u64::from_le_bytes(bytes[k..k + 8].try_into().unwrap_or([0; 8]));
-    if word(8) != size {
-        return Err(format!("{} records, but the tier has {size}", word(8)));
+    if word(8) != count {
+        return Err(Fault::Count(word(8)));
     }
     let packed = &bytes[HEAD..];
     if checksum(packed) != word(16) {
-        return Err("checksum mismatch".into());
+        return Err(Fault::Checksum);
     }
-    let raw = zstd::bulk::decompress(packed, size as usize * 2).map_err(|e| format!("zstd: {e}"))?;
-    if raw.len() as u64 != size * 2 {
-        return Err("decompresses to the wrong length".into());
+    let raw = zstd::bulk::decompress(packed, raw_len as usize).map_err(|e| Fault::Zstd(e.to_string()))?;
+    if raw.len() as u64 != raw_len {
+        return Err(Fault::Length);
     }
-    raw.chunks_exact(2)
-        .map(|c| {
-            let bits = u16::from_le_bytes([c[0], c[1]]);
-            Record::from_bits(bits).ok_or_else(|| format!("{bits:#06x} is not a record"))
-        })
-        .collect()
+    Ok(raw)
 }
 
 #[cfg(test)]
