@@ -1,5 +1,12 @@
-//! What every database format here shares: the XXH3-64 checksum and the
-//! 24-byte entry that places one zstd block in a file.
+//! What every database format here shares: the XXH3-64 checksum, the
+//! 24-byte entry that places one zstd block in a file, and reading a
+//! file's header before the rest.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::DbError;
 
 /// Bytes of a [`BlockEntry`] in a file.
 pub const ENTRY_LEN: usize = 24;
@@ -57,4 +64,35 @@ impl BlockEntry {
             checksum: le_u64(b, 16),
         }
     }
+}
+
+/// Opens the database at `path` (a regular file only) and reads its
+/// header, and no more: 14 bytes, then, when they start with `magic`, the
+/// header's body as its length field (bytes 10..14) gives, capped at
+/// `max_header` and at the file. Returns the file (its offset just past
+/// what was read), its length and the bytes read; a header too short or of
+/// another format is for the format's decoder to refuse.
+///
+/// # Errors
+/// The file cannot be opened or read; the error names it.
+pub fn open_with_header(
+    path: &Path,
+    magic: [u8; 8],
+    max_header: u64,
+) -> Result<(File, u64, Vec<u8>), DbError> {
+    let io = |source| DbError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = topitop_files::open_regular(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let mut head = Vec::new();
+    let mut reader = (&file).take(14);
+    reader.read_to_end(&mut head).map_err(io)?;
+    if head.len() == 14 && head[..8] == magic {
+        let body = u64::from(le_u32(&head, 10));
+        reader.set_limit(body.min(max_header).min(len) + 8);
+        reader.read_to_end(&mut head).map_err(io)?;
+    }
+    Ok((file, len, head))
 }

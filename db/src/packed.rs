@@ -8,14 +8,14 @@
 //! `db/FORMAT.md` ("Value databases").
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use topitop_interface::Value;
 
-use crate::blocks::{checksum, le_u16, le_u32, le_u64};
+use crate::blocks::{checksum, le_u16, le_u32, le_u64, open_with_header};
 use crate::error::DbError;
 
 /// The magic number of a value database.
@@ -355,20 +355,7 @@ impl PackedDb {
     /// names the file.
     pub fn open(path: impl AsRef<Path>) -> Result<PackedDb, DbError> {
         let path = path.as_ref();
-        let io = |source| DbError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = topitop_files::open_regular(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        let mut head = Vec::new();
-        let mut reader = (&file).take(14);
-        reader.read_to_end(&mut head).map_err(io)?;
-        if head.len() == 14 && head[..8] == MAGIC {
-            let body = u64::from(le_u32(&head, 10));
-            reader.set_limit(body.min(MAX_HEADER).min(len) + 8);
-            reader.read_to_end(&mut head).map_err(io)?;
-        }
+        let (file, len, head) = open_with_header(path, MAGIC, MAX_HEADER)?;
         let header = PackedHeader::decode(&head).map_err(|e| e.in_file(path))?;
         let data_start = header.encoded_len();
         let expected = data_start + header.data_len();

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rayon::prelude::*;
 use topitop_interface::{Record, Value};
 
-use crate::blocks::{checksum, BlockEntry};
+use crate::blocks::{checksum, open_with_header, BlockEntry};
 use crate::error::DbError;
 
 /// The magic number of a tiered game database.
@@ -398,20 +398,7 @@ impl TieredDb {
     /// names the file.
     pub fn open(path: impl AsRef<Path>) -> Result<TieredDb, DbError> {
         let path = path.as_ref();
-        let io = |source| DbError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = topitop_files::open_regular(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        let mut head = Vec::new();
-        let mut reader = file.take(14);
-        reader.read_to_end(&mut head).map_err(io)?;
-        if head.len() == 14 && head[..8] == MAGIC {
-            let body = u64::from(u32::from_le_bytes([head[10], head[11], head[12], head[13]]));
-            reader.set_limit(body.min(MAX_HEADER).min(len) + 8);
-            reader.read_to_end(&mut head).map_err(io)?;
-        }
+        let (file, len, head) = open_with_header(path, MAGIC, MAX_HEADER)?;
         let header = TieredHeader::decode(&head).map_err(|e| e.in_file(path))?;
         if header.file_len() != len {
             return Err(DbError::corrupt(
@@ -421,8 +408,13 @@ impl TieredDb {
             .in_file(path));
         }
         let mut bytes = head;
-        reader.set_limit(len - bytes.len() as u64);
-        reader.read_to_end(&mut bytes).map_err(io)?;
+        (&file)
+            .take(len - bytes.len() as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|source| DbError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         TieredDb::new(path, bytes)
     }
 
