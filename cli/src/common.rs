@@ -166,13 +166,60 @@ pub fn init_threads(threads: Option<usize>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The environment variable that caps the memory commands plan with, in
+/// bytes (suffixes K, M, G): for a machine shared with other work, and
+/// for the tests of every memory refusal.
+pub const MEMORY_LIMIT_VAR: &str = "TOPITOP_MEMORY_LIMIT";
+
 /// Bytes of memory available to a new process (Linux's MemAvailable), if
-/// the system says.
+/// the system says, capped by [`MEMORY_LIMIT_VAR`] when that is set.
 pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    let system = (|| {
+        let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    })();
+    match (system, memory_limit()) {
+        (Some(s), Some(l)) => Some(s.min(l)),
+        (s, l) => s.or(l),
+    }
+}
+
+/// [`MEMORY_LIMIT_VAR`]'s bytes, if set to a size; a value that is not
+/// one is said once on standard error and ignored.
+fn memory_limit() -> Option<u64> {
+    let text = std::env::var(MEMORY_LIMIT_VAR).ok()?;
+    let parsed = parse_size(&text);
+    if parsed.is_none() {
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| {
+            eprintln!("topitop: warning: {MEMORY_LIMIT_VAR}={text:?} is not a size such as 4G, 512M or 1000000; ignored");
+        });
+    }
+    parsed
+}
+
+/// Bytes from `text`: a whole number, optionally followed by K, M or G
+/// (powers of 1024).
+pub fn parse_size(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return None,
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    digits.parse::<u64>().ok()?.checked_mul(1 << shift)
 }
 
 /// The most worker threads a command accepts: far beyond any machine's
@@ -206,4 +253,28 @@ pub struct DbArgs {
     /// The database file (overrides --dir and the rules options).
     #[arg(long, value_name = "FILE")]
     pub db: Option<std::path::PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_are_read_with_their_units() {
+        assert_eq!(parse_size("1000"), Some(1000));
+        assert_eq!(parse_size("4G"), Some(4 << 30));
+        assert_eq!(parse_size(" 512m "), Some(512 << 20));
+        assert_eq!(parse_size("2KiB"), Some(2048));
+        for bad in [
+            "",
+            "G",
+            "-1",
+            "1.5G",
+            "4X",
+            "99999999999999999999",
+            "20000000000G",
+        ] {
+            assert_eq!(parse_size(bad), None, "{bad}");
+        }
+    }
 }

@@ -72,6 +72,31 @@ pub fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<Line>> {
     Ok(Some(String::from_utf8(kept).map_or(Line::NotUtf8, Line::Text)))
 }
 
+/// `text` as one TSV field: a backslash, tab, line feed and carriage
+/// return become `\\`, `\t`, `\n` and `\r`, and every other control
+/// character `\xHH`, so that no input can add a field or a row, or put
+/// a terminal escape on the reader's screen.
+pub fn tsv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c == '\\' || c.is_control()) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "\\x{:02x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +123,18 @@ mod tests {
         );
         assert!(all(b"").is_empty());
         assert_eq!(all(&vec![b'y'; MAX_LINE]), [Line::Text("y".repeat(MAX_LINE))]);
+    }
+
+    #[test]
+    fn a_field_never_holds_a_tab_a_newline_or_a_control_character() {
+        assert_eq!(tsv_field("1_---------"), "1_---------");
+        assert_eq!(tsv_field("a\tb\tc"), "a\\tb\\tc");
+        assert_eq!(tsv_field("x\r\n\0\u{1b}[31m\\"), "x\\r\\n\\x00\\x1b[31m\\\\");
+        assert_eq!(tsv_field("\u{7f}\u{85}"), "\\x7f\\x85");
+        for c in 0..0x100u32 {
+            let s = char::from_u32(c).unwrap().to_string();
+            let f = tsv_field(&s);
+            assert!(!f.chars().any(char::is_control), "{c:#x} -> {f:?}");
+        }
     }
 }

@@ -13,7 +13,7 @@ use topitop_interface::Registered;
 use topitop_serve::{App, ServedGame};
 
 use crate::cmd;
-use crate::common::RulesArgs;
+use crate::common::{DbArgs, RulesArgs};
 
 /// Every command, for one game. The arguments are the command line's, the
 /// same for every game; a game refuses the options it does not take.
@@ -130,6 +130,30 @@ impl<G: Registered + 'static> TieredCommands<G> {
         );
         G::from_options(args.board.as_deref(), args.variant.as_deref()).map_err(anyhow::Error::msg)
     }
+
+    /// The game of a command that reads a database: with `--db FILE` and
+    /// no option of the game's own, the variant the file's header names
+    /// (its own rules apply); otherwise as [`Self::game`], a file that
+    /// holds another variant then being refused naming both.
+    fn game_of_db(&self, args: &DbArgs) -> anyhow::Result<G> {
+        let r = &args.rules;
+        let unset = r.board.is_none() && r.variant.is_none() && r.rules.is_none() && r.budget.is_none();
+        if let (Some(file), true) = (&args.db, unset) {
+            // A file this cannot read is the command's to report, as it
+            // reports it for any option.
+            if let Ok(Some((game, variant))) = topitop_db::peek::game_and_variant(file) {
+                if game == G::NAME {
+                    return G::from_variant(&variant).map_err(|e| {
+                        anyhow::anyhow!(
+                            "{} names the variant {variant:?} of {game}, which this program does not know: {e}",
+                            file.display()
+                        )
+                    });
+                }
+            }
+        }
+        self.game(r)
+    }
 }
 
 impl<G: Registered + 'static> Commands for TieredCommands<G> {
@@ -146,19 +170,19 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
         cmd::solve::run(self.game(&args.rules)?, args)
     }
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
-        cmd::verify::run(self.game(&args.db.rules)?, args)
+        cmd::verify::run(self.game_of_db(&args.db)?, args)
     }
     fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
-        cmd::query::run(self.game(&args.db.rules)?, args)
+        cmd::query::run(self.game_of_db(&args.db)?, args)
     }
     fn export(&self, args: cmd::export::Args) -> anyhow::Result<()> {
-        cmd::export::run(self.game(&args.db.rules)?, args)
+        cmd::export::run(self.game_of_db(&args.db)?, args)
     }
     fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
-        cmd::stats::run(self.game(&args.db.rules)?, args)
+        cmd::stats::run(self.game_of_db(&args.db)?, args)
     }
     fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
-        cmd::play::run(self.game(&args.db.rules)?, args)
+        cmd::play::run(self.game_of_db(&args.db)?, args)
     }
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         cmd::canonical::run(self.game(&args.rules)?, args)
@@ -232,6 +256,23 @@ impl Games {
     /// Every game, the default first.
     pub fn all(&self) -> &[Box<dyn Commands>] {
         &self.0
+    }
+
+    /// The game of a command that reads a database: `--game`'s, else the
+    /// one the header of `--db FILE` names when a registered game has that
+    /// name, else the default.
+    ///
+    /// # Errors
+    /// An unknown `--game`.
+    pub fn of_db(&self, args: &DbArgs) -> anyhow::Result<&dyn Commands> {
+        if args.rules.game.is_none() {
+            if let Some(Ok(Some((game, _)))) = args.db.as_deref().map(topitop_db::peek::game_and_variant) {
+                if let Ok(g) = self.find(Some(&game)) {
+                    return Ok(g);
+                }
+            }
+        }
+        self.find(args.rules.game.as_deref())
     }
 
     /// The game `--game` names, or the default.

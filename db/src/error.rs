@@ -84,9 +84,9 @@ pub enum DbError {
         /// The game and variant asked for.
         expected: String,
     },
-    /// A position the database does not hold (over its budget, or a
-    /// forbidden slide no move could leave).
-    #[error("position {0} is not in this database (over the piece budget or an impossible forbidden slide)")]
+    /// Something the database does not hold: a position (and the game's
+    /// word on why), a tier or an index of one.
+    #[error("{0} is not in this database")]
     NotIndexable(String),
 }
 

@@ -11,6 +11,7 @@
 pub mod blocks;
 pub mod error;
 pub mod packed;
+pub mod peek;
 pub mod solved;
 pub mod temps;
 pub mod tier_checkpoint;

@@ -165,7 +165,7 @@ impl SolvedDb {
     /// remoteness a value database needs, or a damaged block.
     pub fn lookup<G: Tiered>(&self, game: &G, pos: &G::Position) -> Result<Record, DbError> {
         match self {
-            SolvedDb::Records(d) => d.lookup(game, pos),
+            SolvedDb::Records(d) => d.lookup(game, pos).map_err(|e| not_held(e, game, pos)),
             SolvedDb::Values(d) => {
                 let pos = if d.header().symmetric {
                     game.canonical(pos)
@@ -173,7 +173,9 @@ impl SolvedDb {
                     *pos
                 };
                 let tier = game.tier_of(&pos);
-                let v = d.get(&game.tier_name(tier), game.index(&pos))?;
+                let v = d
+                    .get(&game.tier_name(tier), game.index(&pos))
+                    .map_err(|e| not_held(e, game, &pos))?;
                 Ok(Record::new(v, remoteness(game, tier)?))
             }
         }
@@ -211,6 +213,19 @@ impl SolvedDb {
             }
             SolvedDb::Values(d) => d.verify_blocks(progress),
         }
+    }
+}
+
+/// `e`, naming the position `pos` when the database does not hold it.
+fn not_held<G: Tiered>(e: DbError, game: &G, pos: &G::Position) -> DbError {
+    match e {
+        DbError::NotIndexable(what) => DbError::NotIndexable(format!(
+            "position {} ({what} of {} {})",
+            game.format_position(pos),
+            game.name(),
+            game.variant()
+        )),
+        e => e,
     }
 }
 

@@ -24,46 +24,97 @@ const HEAD: usize = 8 + 8 + 8;
 /// The checkpoints of one solve.
 pub struct TierCheckpoints {
     dir: PathBuf,
+    /// What made the solve, written to `MAKER` with the first file kept.
+    made_from: String,
+    /// True once the directory and its `MAKER` are there.
+    ready: bool,
     warnings: Vec<String>,
 }
 
 impl TierCheckpoints {
-    /// Opens (or creates) the checkpoint directory `dir` of the solve
-    /// `made_from` (everything that changes a record: game, variant,
-    /// symmetry, program).
+    /// Opens the checkpoint directory `dir` of the solve `made_from`
+    /// (everything that changes a record: game, variant, symmetry,
+    /// program). Nothing is created until a first file is kept, so a solve
+    /// that keeps nothing leaves nothing behind.
     ///
     /// # Errors
     /// A directory made from another solve (never resumed: its records
-    /// could be wrong here), or one that cannot be created or read.
+    /// could be wrong here), one that holds kept files but no `MAKER`
+    /// saying what made them, or one that cannot be read.
     pub fn open(dir: impl Into<PathBuf>, made_from: &str) -> Result<TierCheckpoints, DbError> {
         let dir = dir.into();
         let maker = dir.join("MAKER");
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| DbError::Io { path, source }
-        };
+        let mut ready = false;
         if dir.exists() {
             let mut found = String::new();
-            topitop_files::open_regular(&maker)
-                .and_then(|f| f.take(4096).read_to_string(&mut found))
-                .map_err(io(&maker))?;
-            let found = found.trim_end().to_string();
-            if found != made_from {
-                return Err(DbError::ForeignCheckpoint {
-                    path: maker,
-                    found,
-                    expected: made_from.to_string(),
-                    dir,
-                });
+            match topitop_files::open_regular(&maker).and_then(|f| f.take(4096).read_to_string(&mut found)) {
+                Ok(_) => {
+                    let found = found.trim_end().to_string();
+                    if found != made_from {
+                        return Err(DbError::ForeignCheckpoint {
+                            path: maker,
+                            found,
+                            expected: made_from.to_string(),
+                            dir,
+                        });
+                    }
+                    ready = true;
+                }
+                // A run killed between making the directory and writing
+                // its MAKER leaves it empty: nothing to resume, nothing to
+                // lose. Kept files without a MAKER are another matter:
+                // nothing says they belong to this solve.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let kept = std::fs::read_dir(&dir)
+                        .map_err(|source| DbError::Io {
+                            path: dir.clone(),
+                            source,
+                        })?
+                        .filter_map(Result::ok)
+                        .any(|e| {
+                            let name = e.file_name();
+                            let name = name.to_string_lossy();
+                            name.ends_with(".tier") || name.ends_with(".bytes")
+                        });
+                    if kept {
+                        return Err(DbError::corrupt(
+                            format!("checkpoint directory {}", dir.display()),
+                            "it holds kept files but no MAKER file saying which solve made them; remove the directory to solve from the start",
+                        ));
+                    }
+                }
+                Err(source) => return Err(DbError::Io { path: maker, source }),
             }
-        } else {
-            std::fs::create_dir(&dir).map_err(io(&dir))?;
-            write_atomically(&maker, |out| writeln!(out, "{made_from}"))?;
         }
         Ok(TierCheckpoints {
             dir,
+            made_from: made_from.to_string(),
+            ready,
             warnings: Vec::new(),
         })
+    }
+
+    /// Makes the directory and its `MAKER`, once, before the first file
+    /// kept.
+    fn prepare(&mut self) -> std::io::Result<()> {
+        if self.ready {
+            return Ok(());
+        }
+        match std::fs::create_dir(&self.dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && self.dir.is_dir() => {}
+            Err(e) => {
+                return Err(std::io::Error::new(
+                    e.kind(),
+                    format!("cannot create {}: {e}", self.dir.display()),
+                ))
+            }
+        }
+        let made_from = self.made_from.clone();
+        write_atomically(&self.dir.join("MAKER"), |out| writeln!(out, "{made_from}"))
+            .map_err(std::io::Error::other)?;
+        self.ready = true;
+        Ok(())
     }
 
     /// What was set aside while resuming: damaged tier files, solved again.
@@ -115,6 +166,7 @@ impl TierCheckpoints {
     /// # Errors
     /// The file could not be written.
     pub fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
+        self.prepare()?;
         let raw: Vec<u8> = records.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
         write_packed(&self.file_of(name), MAGIC, records.len() as u64, &raw)
     }
@@ -145,6 +197,7 @@ impl TierCheckpoints {
     /// # Errors
     /// The file could not be written.
     pub fn save_bytes(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+        self.prepare()?;
         write_packed(
             &self.file_of(name).with_extension("bytes"),
             BYTES_MAGIC,
@@ -167,7 +220,10 @@ impl TierCheckpoints {
     /// # Errors
     /// It could not be removed.
     pub fn remove(self) -> std::io::Result<()> {
-        std::fs::remove_dir_all(&self.dir)
+        match std::fs::remove_dir_all(&self.dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            done => done,
+        }
     }
 }
 
@@ -283,5 +339,28 @@ mod tests {
         }
         TierCheckpoints::open(&ckpt, "game g").unwrap().remove().unwrap();
         assert!(!ckpt.exists());
+    }
+
+    #[test]
+    fn a_directory_without_its_maker_is_resumed_only_when_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("g_v.db.ckpt");
+        // Opening creates nothing: a solve that keeps nothing leaves nothing.
+        let c = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        assert!(!ckpt.exists());
+        c.remove().unwrap();
+        // An empty directory (a run killed before its MAKER) is taken up.
+        std::fs::create_dir(&ckpt).unwrap();
+        let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        c.save("a", &records(5)).unwrap();
+        assert_eq!(std::fs::read_to_string(ckpt.join("MAKER")).unwrap(), "game g\n");
+        // Kept files with no MAKER: refused, saying what to do.
+        std::fs::remove_file(ckpt.join("MAKER")).unwrap();
+        let e = TierCheckpoints::open(&ckpt, "game g").err().unwrap().to_string();
+        assert!(
+            e.contains("no MAKER") && e.contains("remove the directory"),
+            "{e}"
+        );
+        assert!(e.contains(&ckpt.display().to_string()), "{e}");
     }
 }

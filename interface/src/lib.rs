@@ -16,6 +16,7 @@
 //! `G: Tiered`. Values are from the view of the player to move.
 #![forbid(unsafe_code)]
 
+pub mod board;
 mod record;
 
 pub use record::{Record, Value, MAX_REMOTENESS};

@@ -5,6 +5,7 @@
 //! `topitop-game-solved`).
 #![forbid(unsafe_code)]
 
+pub mod estimate;
 pub mod loop_free;
 pub mod loopy;
 pub mod naive;

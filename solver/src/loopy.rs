@@ -52,6 +52,13 @@ impl Moves {
     };
 }
 
+/// Bytes a loopy tier's solve holds for each of its indices besides its
+/// records and its moves inside the tier (8 bytes each, child and parent):
+/// each position's [`Moves`], twice while they are gathered, and its
+/// offsets into the child and parent arrays and its count of open
+/// children.
+pub const WORKING_BYTES_PER_INDEX: usize = 2 * std::mem::size_of::<Moves>() + 16;
+
 /// Positions handed to one thread at a time.
 const CHUNK: u32 = 1 << 14;
 

@@ -680,6 +680,22 @@ fn any_position_finds_its_exported_row_through_canonical() {
     assert!(lines[2].starts_with("nonsense\terror: "), "{lines:?}");
     // A line that is not text is not skipped: it is an error row too.
     assert_eq!(lines[3], "\terror: the line is not valid UTF-8", "{lines:?}");
+    // Blank and comment lines still get their row, and no field can hold a
+    // TAB or a terminal escape from the input: rows pair up with lines.
+    let o = topitop_with_input(
+        &["canonical", "--budget", "2/2/2/2"],
+        format!("\n# note\n{opening}\nx\ty\u{1b}[31m\n").as_bytes(),
+    );
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(lines[1], "\tskipped: blank line");
+    assert_eq!(lines[2], "# note\tskipped: comment");
+    assert_eq!(lines[3], format!("{opening}\t{key}"));
+    assert!(lines[4].starts_with("x\\ty\\x1b[31m\terror: "), "{lines:?}");
+    for l in &lines {
+        assert_eq!(l.split('\t').count(), 2, "{l:?}");
+        assert!(!l.contains('\u{1b}'), "{l:?}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -4,12 +4,12 @@
 //! [`crate::verify`].
 
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use topitop_cli::cmd;
+use topitop_cli::cmd::solve::Kept;
 use topitop_cli::registry::{tiered, Commands, Found};
 use topitop_db::packed::{write_packed, PackedDb};
-use topitop_db::tier_checkpoint::TierCheckpoints;
 use topitop_interface::Game;
 use topitop_solver::usage::cpu_time;
 use topitop_topolo::layout::Layout;
@@ -96,22 +96,14 @@ fn made_from(game: &Topolo) -> String {
     )
 }
 
-/// The checkpoints of a solve, kept from the end of its grace on.
-struct Kept {
-    files: TierCheckpoints,
-    from: Instant,
-}
-
 impl Store for Kept {
     fn load(&mut self, name: &str, len: u64) -> Option<Vec<u8>> {
         let bytes = self.files.load_bytes(name, len);
-        for w in self.files.warnings() {
-            eprintln!("topitop: warning: {w}");
-        }
+        self.warn();
         bytes
     }
     fn save(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        if Instant::now() < self.from {
+        if !self.keeping() {
             return Ok(());
         }
         self.files.save_bytes(name, bytes)
@@ -143,13 +135,17 @@ fn solve(game: Topolo, args: cmd::solve::Args) -> anyhow::Result<()> {
             topitop_topolo::layout::MAX_INDEXED_CELLS
         );
     };
-    let indices = estimated as u64;
-    let need = need as u64;
+    // The board can be indexed: its plan gives the exact count of
+    // indices and the memory from it, where the estimate above only
+    // approximates the symmetry classes.
+    let plan = Plan::new(layout);
+    let indices = plan.indices();
+    let need = plan.memory(threads);
     let available = topitop_cli::common::available_memory();
     if !args.ignore_memory_estimate {
         if let Some(avail) = available.filter(|&a| need > a) {
             anyhow::bail!(
-                "solving topolo {variant} needs about {:.1} GB of memory (about {indices} indices, about {:.1} GB of values), but only {:.1} GB is available; solve a smaller board, or pass --ignore-memory-estimate to try anyway",
+                "solving topolo {variant} needs about {:.1} GB of memory ({indices} indices, about {:.1} GB of values), but only {:.1} GB is available; solve a smaller board, or pass --ignore-memory-estimate to try anyway",
                 need as f64 / 1e9,
                 indices as f64 / 5e9,
                 avail as f64 / 1e9
@@ -158,7 +154,7 @@ fn solve(game: Topolo, args: cmd::solve::Args) -> anyhow::Result<()> {
     }
     if need >= 1 << 30 {
         eprintln!(
-            "solving topolo {variant}: about {indices} indices, about {:.1} GB of memory at the peak and a database of about {:.1} GB",
+            "solving topolo {variant}: {indices} indices, about {:.1} GB of memory at the peak and a database of about {:.1} GB",
             need as f64 / 1e9,
             indices as f64 / 5e9
         );
@@ -181,11 +177,7 @@ fn solve(game: Topolo, args: cmd::solve::Args) -> anyhow::Result<()> {
     topitop_db::remove_stale_temps(&path)?;
     let start = Instant::now();
     let cpu_start = cpu_time();
-    let plan = Plan::new(layout);
-    let mut kept = Kept {
-        files: TierCheckpoints::open(path.with_extension("ckpt"), &made_from(&game))?,
-        from: start + Duration::from_secs(args.checkpoint_after),
-    };
+    let mut kept = Kept::open(&path, &made_from(&game), args.checkpoint_after)?;
     let bar =
         topitop_cli::progress::CountBar::new(&format!("solving topolo {variant}"), "full first classes");
     let solved = crate::solve::solve(&plan, &mut kept, &|d, t| bar.set(d, t))?;

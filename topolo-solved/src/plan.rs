@@ -137,24 +137,26 @@ impl Plan {
             .map(|&c| self.layout.cells(c.other()).len())
             .max()
             .unwrap_or(0) as u64;
-        // A template's states: at most the arrangements of the second
-        // class's cells, bounded by its largest tier times its tiers.
+        // A template's states: one full first class with every
+        // arrangement of the second class's cells, that is its tiers'
+        // indices shared among its full classes.
         let largest = self
-            .tiers
+            .templates
             .iter()
-            .zip(&self.sizes)
-            .filter_map(|(t, &s)| match t {
-                Tier::Closed { first, full, .. } => {
-                    Some(s / self.layout.full_codes(*first, *full).len().max(1) as u64)
-                }
-                _ => None,
+            .map(|&(first, full, codes)| {
+                let (tiers, _, _) = self.template_tiers(first, full);
+                let states: u64 = tiers
+                    .iter()
+                    .filter_map(|&t| self.place(t).map(|(k, _)| self.sizes[k]))
+                    .sum();
+                states / codes.max(1)
             })
             .max()
-            .unwrap_or(0)
-            * (nb + 1);
-        // Code, children (about three a state and empty cell), four
-        // images and a byte of value per worker.
-        let template = largest * (8 + 4 + 4 * 3 * nb + 32) + largest * threads as u64;
+            .unwrap_or(0);
+        // Code, offset and children (about one a state and cell of the
+        // second class, the measured average of docs/topolo.md's boards),
+        // and a byte of value per worker.
+        let template = largest * (8 + 4 + 4 * nb) + largest * threads as u64;
         n / 4 + n / 5 + template + (64 << 20)
     }
 

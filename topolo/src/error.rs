@@ -4,7 +4,7 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// A board outside 2×2 ..= 8×8, or not written `RxC`.
-    #[error("board {0:?}: give it as RxC with 2 to 8 rows and 2 to 8 columns, e.g. 8x8 or 3x4")]
+    #[error("board {0:?}: give it as RxC (digits, a lowercase x) with 2 to 8 rows and 2 to 8 columns, e.g. 8x8 or 3x4")]
     Board(String),
     /// An unknown variant name.
     #[error("unknown Topolo variant {0:?} (use full or size-only)")]

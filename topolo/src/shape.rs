@@ -160,12 +160,10 @@ impl std::fmt::Display for Shape {
 impl std::str::FromStr for Shape {
     type Err = RulesError;
 
-    /// `RxC` (or `R×C`), e.g. `8x8`, `3x4`.
+    /// `RxC`, e.g. `8x8`, `3x4` ([`topitop_interface::board::parse_size`]).
     fn from_str(s: &str) -> Result<Shape, RulesError> {
         let bad = || RulesError::Board(s.to_string());
-        let (r, c) = s.split_once(['x', 'X', '×']).ok_or_else(bad)?;
-        let r: u8 = r.trim().parse().map_err(|_| bad())?;
-        let c: u8 = c.trim().parse().map_err(|_| bad())?;
+        let (r, c) = topitop_interface::board::parse_size(s).ok_or_else(bad)?;
         Shape::new(r, c).map_err(|_| bad())
     }
 }

@@ -145,18 +145,11 @@ impl fmt::Display for Shape {
 impl FromStr for Shape {
     type Err = RulesError;
 
-    /// `RxC`, e.g. `3x4`.
+    /// `RxC`, e.g. `3x4` ([`topitop_interface::board::parse_size`]).
     fn from_str(s: &str) -> Result<Shape, RulesError> {
         let bad = || RulesError::Board(s.to_string());
-        let (r, c) = s.split_once('x').ok_or_else(bad)?;
-        let digit = |t: &str| match t.as_bytes() {
-            [d @ b'0'..=b'9'] => Some(d - b'0'),
-            _ => None,
-        };
-        match (digit(r), digit(c)) {
-            (Some(r), Some(c)) => Shape::new(r, c).map_err(|_| bad()),
-            _ => Err(bad()),
-        }
+        let (r, c) = topitop_interface::board::parse_size(s).ok_or_else(bad)?;
+        Shape::new(r, c).map_err(|_| bad())
     }
 }
 

@@ -7,14 +7,15 @@ use std::io::Write;
 use topitop_interface::Tiered;
 
 use crate::common::{error_text, RulesArgs};
-use crate::lines::{next_line, Line};
+use crate::lines::{next_line, tsv_field, Line};
 
 /// Arguments of `canonical`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Positions; without any, they are read from standard input, one per
     /// line, and written as TSV rows `position`, `canonical` (with a header
-    /// line).
+    /// line), one row per input line: a blank line or a `#` comment gives
+    /// `skipped: ...`, a bad one `error: ...` in the second field.
     #[arg(value_name = "POSITION")]
     pub positions: Vec<String>,
     /// The game and its options.
@@ -42,13 +43,16 @@ pub fn answer(args: &Args, canonical_of: impl Fn(&str) -> anyhow::Result<String>
     let mut errors = 0;
     let mut input = std::io::stdin().lock();
     while let Some(line) = next_line(&mut input)? {
-        // Blank lines and comments are skipped; a line that is not text
-        // (not UTF-8, or too long) is an error row like a bad position.
         let text = match &line {
-            Line::Text(t) => t.trim().to_string(),
-            _ => String::new(),
+            Line::Text(t) => t.trim(),
+            _ => "",
         };
+        // Every input line has its row, so that rows and lines pair up:
+        // blank lines and comments are `skipped` rows, a line that is not
+        // text (not UTF-8, or too long) an error row like a bad position.
         if matches!(line, Line::Text(_)) && (text.is_empty() || text.starts_with('#')) {
+            let why = if text.is_empty() { "blank line" } else { "comment" };
+            writeln!(out, "{}	skipped: {why}", tsv_field(text))?;
             continue;
         }
         match line
@@ -56,14 +60,10 @@ pub fn answer(args: &Args, canonical_of: impl Fn(&str) -> anyhow::Result<String>
             .map_err(anyhow::Error::msg)
             .and_then(|t| canonical_of(t.trim()))
         {
-            Ok(c) => writeln!(out, "{text}\t{c}")?,
+            Ok(c) => writeln!(out, "{}	{}", tsv_field(text), tsv_field(&c))?,
             Err(e) => {
                 errors += 1;
-                writeln!(
-                    out,
-                    "{text}\terror: {}",
-                    error_text(&e).replace(['\t', '\n'], " ")
-                )?;
+                writeln!(out, "{}	error: {}", tsv_field(text), tsv_field(&error_text(&e)))?;
             }
         }
     }

@@ -35,6 +35,13 @@ pub fn db_path<G: Tiered>(game: &G, dir: &Path) -> PathBuf {
 pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<SolvedDb> {
     let path = args.db.clone().unwrap_or_else(|| db_path(game, &args.dir));
     match std::fs::metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && game.tiers().is_empty() => anyhow::bail!(
+            "{}: no such database, and none can be made: {} {} is too large to solve strongly here (its positions cannot be indexed); solve a smaller board, or play this one without values (`topitop play --game {} --computer none`)",
+            path.display(),
+            game.name(),
+            game.variant(),
+            game.name()
+        ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
             "{}: no such database; create it with `topitop solve --game {}` (same options) or name one with --db",
             path.display(),

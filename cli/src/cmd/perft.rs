@@ -6,54 +6,180 @@ use std::io::Write;
 
 use topitop_interface::Tiered;
 
-use crate::common::RulesArgs;
+use crate::common::{available_memory, RulesArgs};
 
-/// Runs `perft` on `game`.
+/// Bytes one distinct position costs in the next depth's map, hash table
+/// slack included.
+fn entry_bytes<G: Tiered>() -> u64 {
+    (2 * std::mem::size_of::<(G::Position, u128)>() + 8) as u64
+}
+
+/// The memory positions may take: half of what the machine has free, so
+/// that a deep perft counts sequences alone rather than push the machine
+/// into swapping or the out-of-memory killer.
+fn memory_budget() -> u64 {
+    available_memory().map_or(2 << 30, |a| a / 2)
+}
+
+/// One depth's counts; `positions` is `None` once they are no longer
+/// counted.
+struct Row {
+    depth: u32,
+    sequences: u128,
+    positions: Option<u64>,
+}
+
+/// Runs `perft` on `game`: depth by depth, each row printed as soon as it
+/// is known. Sequences are counted in 128 bits (a count beyond that is
+/// refused); distinct positions while the next depth's positions fit in
+/// half the free memory, after which sequences alone are counted, depth
+/// first, in constant memory.
 ///
 /// # Errors
-/// A closed standard output.
+/// A count beyond 128 bits, or a closed standard output.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
-    // The positions of each depth with the number of sequences reaching them.
-    let mut level: HashMap<G::Position, u64> = HashMap::from([(game.start(), 1)]);
-    let mut rows = vec![(0u32, 1u64, 1usize)];
-    for d in 1..=args.depth {
-        let mut next: HashMap<G::Position, u64> = HashMap::new();
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        writeln!(out, "# {} {}", game.name(), game.variant())?;
+        writeln!(out, "depth\tsequences\tpositions")?;
+    }
+    let mut rows = Vec::new();
+    let mut emit = |out: &mut std::io::StdoutLock<'_>, row: Row| -> std::io::Result<()> {
+        if !args.json {
+            let p = row.positions.map_or("-".to_string(), |p| p.to_string());
+            writeln!(out, "{}\t{}\t{p}", row.depth, row.sequences)?;
+            out.flush()?;
+        }
+        rows.push(row);
+        Ok(())
+    };
+    emit(
+        &mut out,
+        Row {
+            depth: 0,
+            sequences: 1,
+            positions: Some(1),
+        },
+    )?;
+    // The positions of the deepest depth counted with the number of
+    // sequences reaching each.
+    let mut level: HashMap<G::Position, u128> = HashMap::from([(game.start(), 1)]);
+    let mut depth = 0;
+    let budget = memory_budget();
+    let mut dropped = None;
+    while depth < args.depth {
+        let edges: u64 = level.keys().map(|p| game.moves(p).len() as u64).sum();
+        let need = edges.saturating_mul(entry_bytes::<G>());
+        if need > budget {
+            dropped = Some((depth + 1, need));
+            break;
+        }
+        let mut next: HashMap<G::Position, u128> = HashMap::with_capacity(edges as usize);
         for (pos, &n) in &level {
             for mv in game.moves(pos) {
-                *next.entry(game.play(pos, mv)).or_default() += n;
+                let slot = next.entry(game.play(pos, mv)).or_default();
+                *slot = slot.checked_add(n).ok_or_else(|| too_many(depth + 1))?;
             }
         }
         if next.is_empty() {
             break;
         }
-        rows.push((d, next.values().sum(), next.len()));
+        depth += 1;
+        let sequences = next
+            .values()
+            .try_fold(0u128, |a, &n| a.checked_add(n))
+            .ok_or_else(|| too_many(depth))?;
+        emit(
+            &mut out,
+            Row {
+                depth,
+                sequences,
+                positions: Some(next.len() as u64),
+            },
+        )?;
         level = next;
     }
-    let classes: HashSet<G::Position> = level.keys().map(|p| game.canonical(p)).collect();
-    let mut out = std::io::stdout().lock();
+    if let Some((from, need)) = dropped {
+        if !args.json {
+            writeln!(
+                out,
+                "# from depth {from} on, distinct positions are not counted: they would take about {:.1} GB, more than half the memory free; sequences are counted depth first",
+                need as f64 / 1e9
+            )?;
+            out.flush()?;
+        }
+        // Sequences of each further depth, from every position of the
+        // deepest depth counted, weighted by the sequences reaching it.
+        let mut counts = vec![0u128; (args.depth - depth) as usize];
+        for (pos, &n) in &level {
+            count_sequences(&game, pos, n, &mut counts).ok_or_else(|| too_many(depth + 1))?;
+        }
+        for (k, &sequences) in counts.iter().enumerate() {
+            if sequences == 0 {
+                break;
+            }
+            emit(
+                &mut out,
+                Row {
+                    depth: depth + 1 + k as u32,
+                    sequences,
+                    positions: None,
+                },
+            )?;
+        }
+    }
     if args.json {
-        let rows: Vec<_> = rows
+        // Written by hand: a count beyond 64 bits is still a JSON number.
+        let depths: Vec<String> = rows
             .iter()
-            .map(|&(d, s, p)| serde_json::json!({"depth": d, "sequences": s, "positions": p}))
+            .map(|r| {
+                format!(
+                    "{{\"depth\":{},\"sequences\":{},\"positions\":{}}}",
+                    r.depth,
+                    r.sequences,
+                    r.positions.map_or("null".to_string(), |p| p.to_string())
+                )
+            })
             .collect();
         writeln!(
             out,
-            "{}",
-            serde_json::json!({"game": game.name(), "variant": game.variant(), "depth": rows})
+            "{{\"game\":{},\"variant\":{},\"depth\":[{}]}}",
+            serde_json::to_string(game.name())?,
+            serde_json::to_string(&game.variant())?,
+            depths.join(",")
         )?;
         return Ok(());
     }
-    writeln!(out, "# {} {}", game.name(), game.variant())?;
-    writeln!(out, "depth\tsequences\tpositions")?;
-    for (d, s, p) in &rows {
-        writeln!(out, "{d}\t{s}\t{p}")?;
+    if dropped.is_none() {
+        let classes: HashSet<G::Position> = level.keys().map(|p| game.canonical(p)).collect();
+        writeln!(
+            out,
+            "# the last depth's positions fall in {} symmetry classes",
+            classes.len()
+        )?;
     }
-    writeln!(
-        out,
-        "# the last depth's positions fall in {} symmetry classes",
-        classes.len()
-    )?;
     Ok(())
+}
+
+/// Adds `weight` times the move sequences of each length `k + 1` from
+/// `pos` to `counts[k]`; `None` when a count passes 128 bits.
+fn count_sequences<G: Tiered>(game: &G, pos: &G::Position, weight: u128, counts: &mut [u128]) -> Option<()> {
+    let Some((first, deeper)) = counts.split_first_mut() else {
+        return Some(());
+    };
+    let moves = game.moves(pos);
+    *first = first.checked_add(weight.checked_mul(moves.len() as u128)?)?;
+    if !deeper.is_empty() {
+        for mv in moves {
+            count_sequences(game, &game.play(pos, mv), weight, deeper)?;
+        }
+    }
+    Some(())
+}
+
+/// The error of a count that outgrows 128 bits.
+fn too_many(depth: u32) -> anyhow::Error {
+    anyhow::anyhow!("the move sequences of depth {depth} number more than 2^128, more than perft counts; ask for a smaller depth")
 }
 
 /// Arguments of `perft`.

@@ -15,23 +15,51 @@ use crate::common::{init_threads, RulesArgs};
 use crate::progress::CountBar;
 use crate::solve_lock::{create_out_dir, SolveLock};
 
-/// The checkpoints of a solve, kept from the end of its grace on.
-struct Kept {
-    files: TierCheckpoints,
-    from: Instant,
+/// The checkpoints of a solve, kept from the end of its grace on: the
+/// store of every game's tier solver and of Topolo's own.
+pub struct Kept {
+    /// The checkpoint directory.
+    pub files: TierCheckpoints,
+    /// When keeping starts; `None` for a grace longer than the clock can
+    /// count, which keeps nothing.
+    from: Option<Instant>,
+}
+
+impl Kept {
+    /// The checkpoints beside the database `path` of the solve `made_from`,
+    /// kept from `grace_secs` seconds on.
+    ///
+    /// # Errors
+    /// A checkpoint directory of another solve, or one that cannot be read.
+    pub fn open(path: &std::path::Path, made_from: &str, grace_secs: u64) -> anyhow::Result<Kept> {
+        Ok(Kept {
+            files: TierCheckpoints::open(path.with_extension("ckpt"), made_from)?,
+            from: Instant::now().checked_add(Duration::from_secs(grace_secs)),
+        })
+    }
+
+    /// True once the grace is over.
+    pub fn keeping(&self) -> bool {
+        self.from.is_some_and(|from| Instant::now() >= from)
+    }
+
+    /// Prints what resuming set aside (damaged files, done again).
+    pub fn warn(&mut self) {
+        for w in self.files.warnings() {
+            eprintln!("topitop: warning: {w}");
+        }
+    }
 }
 
 impl TierStore for Kept {
     fn load(&mut self, name: &str, size: u64) -> Option<Vec<Record>> {
         let records = self.files.load(name, size);
-        for w in self.files.warnings() {
-            eprintln!("topitop: warning: {w}");
-        }
+        self.warn();
         records
     }
 
     fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
-        if Instant::now() < self.from {
+        if !self.keeping() {
             return Ok(());
         }
         self.files.save(name, records)
@@ -76,7 +104,9 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         "{} is a directory: solve writes its database there; remove it or choose another --out",
         path.display()
     );
-    let slots: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
+    let needs = topitop_solver::estimate::estimate(&game);
+    let slots = needs.indices;
+    check_memory(&game, &needs, args.ignore_memory_estimate)?;
     // The compressed database takes well under half a byte an index
     // (1.9 MB for the 65 M indices of 3x4), and so do the checkpoints,
     // which are there with it until it is written: a bound, not an
@@ -89,10 +119,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     let lock = SolveLock::take(&path)?;
     topitop_db::remove_stale_temps(&path)?;
     let start = Instant::now();
-    let mut kept = Kept {
-        files: TierCheckpoints::open(path.with_extension("ckpt"), &made_from(&game, symmetric))?,
-        from: start + Duration::from_secs(args.checkpoint_after),
-    };
+    let mut kept = Kept::open(&path, &made_from(&game, symmetric), args.checkpoint_after)?;
     let cpu_start = cpu_time();
     let bar = CountBar::new(&format!("solving {} {}", game.name(), game.variant()), "tiers");
     let (solution, resumed) =
@@ -165,6 +192,44 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     )?;
     writeln!(out, "largest remoteness: {}", header.max_remoteness)?;
     writeln!(out, "wrote {} ({:.1} MB)", path.display(), bytes as f64 / 1e6)?;
+    Ok(())
+}
+
+/// Refuses a solve whose estimated peak memory is beyond what the machine
+/// has free (unless `ignore`), and says what a large one takes on before
+/// it starts.
+///
+/// # Errors
+/// The estimate exceeds the memory available.
+fn check_memory<G: Tiered>(
+    game: &G,
+    needs: &topitop_solver::estimate::Needs,
+    ignore: bool,
+) -> anyhow::Result<()> {
+    let gb = |b: u64| b as f64 / 1e9;
+    let what = format!(
+        "{} indices in {} tiers, the largest {}",
+        needs.indices, needs.tiers, needs.largest
+    );
+    if let Some(avail) = crate::common::available_memory().filter(|&a| needs.memory > a) {
+        if !ignore {
+            anyhow::bail!(
+                "solving {} {} needs about {:.1} GB of memory ({what}), but only {:.1} GB is available; solve a smaller variant, or pass --ignore-memory-estimate to try anyway",
+                game.name(),
+                game.variant(),
+                gb(needs.memory),
+                gb(avail)
+            );
+        }
+    }
+    if needs.memory >= 1 << 30 || ignore {
+        eprintln!(
+            "solving {} {}: {what}; about {:.1} GB of memory at the peak",
+            game.name(),
+            game.variant(),
+            gb(needs.memory)
+        );
+    }
     Ok(())
 }
 

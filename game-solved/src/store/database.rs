@@ -296,7 +296,11 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
     /// is corrupt.
     pub fn get(&self, pos: Position) -> Result<Record, DbError> {
         let key = symmetry::canonical(pos);
-        let not_here = || DbError::NotIndexable(pos.to_string());
+        let not_here = || {
+            DbError::NotIndexable(format!(
+                "position {pos} (over the piece budget or an impossible forbidden slide)"
+            ))
+        };
         let n = self.index.board_number(key.board()).map_err(|_| not_here())?;
         let at = slot(key).ok_or_else(not_here)?;
         let per = u64::from(self.header.block_boards);

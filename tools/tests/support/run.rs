@@ -12,6 +12,16 @@ pub fn topitop(args: &[&str]) -> Output {
         .expect("run topitop")
 }
 
+/// Runs `topitop args` to completion with the environment variables
+/// `vars` set.
+pub fn topitop_with_env(args: &[&str], vars: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args(args)
+        .envs(vars.iter().copied())
+        .output()
+        .expect("run topitop")
+}
+
 /// Runs `topitop args` with `input` on standard input.
 pub fn topitop_with_input(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
