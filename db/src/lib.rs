@@ -14,6 +14,7 @@ pub mod packed;
 pub mod solved;
 pub mod temps;
 pub mod tier_checkpoint;
+mod tier_list;
 pub mod tiered;
 
 pub use error::DbError;
