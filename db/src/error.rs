@@ -26,8 +26,15 @@ pub enum DbError {
     #[error("not a topitop database (bad magic number)")]
     BadMagic,
     /// A format version this reader does not know.
-    #[error("database format version {0} is not supported (this reader knows versions 1 and 2)")]
-    UnsupportedVersion(u16),
+    #[error("{format} version {found} is not supported (this reader knows {})", versions(.known))]
+    UnsupportedVersion {
+        /// The format, e.g. `value database format`.
+        format: &'static str,
+        /// The version the file gives.
+        found: u16,
+        /// The versions this reader knows.
+        known: &'static [u16],
+    },
     /// The file ends before a structure it must hold.
     #[error("truncated: {what} needs bytes {start}..{end} but the file has {len}")]
     Truncated {
@@ -88,6 +95,18 @@ pub enum DbError {
     /// word on why), a tier or an index of one.
     #[error("{0} is not in this database")]
     NotIndexable(String),
+}
+
+/// `version 1`, `versions 1 and 2`, `versions 1, 2 and 3`.
+fn versions(known: &[u16]) -> String {
+    match known {
+        [] => "no version".into(),
+        [v] => format!("version {v}"),
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(u16::to_string).collect();
+            format!("versions {} and {last}", rest.join(", "))
+        }
+    }
 }
 
 impl DbError {

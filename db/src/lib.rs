@@ -15,6 +15,7 @@ pub mod peek;
 pub mod solved;
 pub mod temps;
 pub mod tier_checkpoint;
+mod tier_list;
 pub mod tiered;
 
 pub use error::DbError;

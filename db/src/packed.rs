@@ -2,18 +2,22 @@
 //! itself gives (every game from it lasts as long: Topolo's empty cells),
 //! only each index's value is stored, win, lose or tie, five to a byte
 //! (log₂ 3 ≈ 1.58 bits, in 1.6). The data is cut into blocks, each under
-//! an XXH3 checksum kept in the header; a reader checks a block the first
-//! time it reads from it, and reads single bytes after that, so a probe
-//! costs a few microseconds whatever the file's size. The format is in
+//! an XXH3 checksum kept in the header. A reader reads a block whole the
+//! first time it needs it, checks it against its checksum and keeps it in
+//! a cache of bounded size ([`DEFAULT_CACHE_BYTES`]), and reads values
+//! from those checked bytes only: a file changed under an open reader
+//! gives an error naming it, never another answer. A probe costs well
+//! under a microsecond once its block is held. The format is in
 //! `db/FORMAT.md` ("Value databases").
 
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
+use std::sync::{Mutex, PoisonError};
 
-use topitop_interface::Value;
+use topitop_interface::{Tiered, Value};
 
 use crate::blocks::{checksum, le_u16, le_u32, le_u64, open_with_header};
 use crate::error::DbError;
@@ -140,7 +144,11 @@ impl PackedHeader {
         }
         let version = le_u16(file, 8);
         if version != VERSION {
-            return Err(DbError::UnsupportedVersion(version));
+            return Err(DbError::UnsupportedVersion {
+                format: "value database format",
+                found: version,
+                known: &[VERSION],
+            });
         }
         let body = u64::from(le_u32(file, 10));
         let end = 14 + body + 8;
@@ -200,6 +208,13 @@ impl PackedHeader {
                 return Err(DbError::corrupt(
                     format!("tier {name}"),
                     format!("counts {counts:?} exceed its {size} indices"),
+                ));
+            }
+            // Each class counted stands for at least one position.
+            if counts.iter().sum::<u64>() > positions {
+                return Err(DbError::corrupt(
+                    format!("tier {name}"),
+                    format!("counts {counts:?} exceed the {positions} positions they stand for"),
                 ));
             }
             tiers.push(PackedTier {
@@ -331,8 +346,24 @@ pub fn write_packed(path: &Path, mut header: PackedHeader, data: &[u8]) -> Resul
     Ok(header)
 }
 
-/// An open value database: the header read and checked, the values read
-/// from the file as they are asked for.
+/// The order in which a value database stores `game`'s tiers: the game's
+/// own ([`Tiered::tiers`]), as Topolo's solve writes them. A reader
+/// refuses a file whose tiers are listed otherwise ([`PackedDb::holds`]).
+pub fn tier_order<G: Tiered>(game: &G) -> Vec<G::Tier> {
+    game.tiers()
+}
+
+/// Bytes of checked blocks a [`PackedDb`] keeps by default: 4,096 blocks,
+/// the whole of a database of up to 335 M values.
+pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
+
+/// One slot of the cache: the block it holds and that block's bytes, as
+/// read and checked.
+type Slot = Mutex<Option<(u64, Box<[u8]>)>>;
+
+/// An open value database: the header read and checked on opening, each
+/// block read whole and checked against its checksum when first needed,
+/// and every value read from checked bytes.
 pub struct PackedDb {
     path: PathBuf,
     file: File,
@@ -342,18 +373,31 @@ pub struct PackedDb {
     /// Each tier's first byte in the data.
     offsets: Vec<u64>,
     by_name: std::collections::HashMap<String, usize>,
-    /// One bit a block: its checksum has been checked.
-    checked: Vec<AtomicU64>,
+    /// Checked blocks, direct-mapped: block `b` can only be in slot
+    /// `b % slots.len()`, so the cache never holds more than its slots and
+    /// finding a block costs one lock. Each slot's lock is held while its
+    /// block loads, so a block is never read twice at once.
+    cache: Vec<Slot>,
 }
 
 impl PackedDb {
     /// Opens the value database at `path`: a regular file only, its header
-    /// read and checked, its length the header's.
+    /// read and checked, its length the header's; blocks are kept in a
+    /// cache of [`DEFAULT_CACHE_BYTES`].
     ///
     /// # Errors
     /// The file cannot be read or is not a valid value database; the error
     /// names the file.
     pub fn open(path: impl AsRef<Path>) -> Result<PackedDb, DbError> {
+        PackedDb::open_with_cache(path, DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`PackedDb::open`], keeping at most `cache_bytes` of checked blocks
+    /// (at least one block, at most the whole data).
+    ///
+    /// # Errors
+    /// As [`PackedDb::open`].
+    pub fn open_with_cache(path: impl AsRef<Path>, cache_bytes: u64) -> Result<PackedDb, DbError> {
         let path = path.as_ref();
         let (file, len, head) = open_with_header(path, MAGIC, MAX_HEADER)?;
         let header = PackedHeader::decode(&head).map_err(|e| e.in_file(path))?;
@@ -380,9 +424,8 @@ impl PackedDb {
         if by_name.len() != header.tiers.len() {
             return Err(DbError::corrupt("header", "a tier name repeats").in_file(path));
         }
-        let checked = (0..header.blocks.len().div_ceil(64))
-            .map(|_| AtomicU64::new(0))
-            .collect();
+        let slots = (cache_bytes / BLOCK_BYTES).clamp(1, header.blocks.len().max(1) as u64);
+        let cache = (0..slots).map(|_| Mutex::new(None)).collect();
         Ok(PackedDb {
             path: path.to_path_buf(),
             file,
@@ -390,7 +433,7 @@ impl PackedDb {
             data_start,
             offsets,
             by_name,
-            checked,
+            cache,
         })
     }
 
@@ -414,47 +457,127 @@ impl PackedDb {
         self.by_name.get(name).copied()
     }
 
-    /// Reads `buf.len()` bytes of data from `at`, every block they touch
-    /// checked first.
-    fn read(&self, at: u64, buf: &mut [u8]) -> Result<(), DbError> {
-        let first = at / BLOCK_BYTES;
-        let last = (at + buf.len() as u64).saturating_sub(1) / BLOCK_BYTES;
-        for b in first..=last {
-            self.check_block(b as usize)?;
-        }
-        self.file
-            .read_exact_at(buf, self.data_start + at)
-            .map_err(|source| DbError::Io {
-                path: self.path.clone(),
-                source,
-            })
+    /// Bytes of data of block `b`.
+    fn block_len(&self, b: u64) -> u64 {
+        BLOCK_BYTES.min(self.header.data_len() - b * BLOCK_BYTES)
     }
 
-    /// Checks block `b`'s checksum, once.
-    fn check_block(&self, b: usize) -> Result<(), DbError> {
-        let (word, bit) = (&self.checked[b / 64], 1u64 << (b % 64));
-        if word.load(Ordering::Relaxed) & bit != 0 {
-            return Ok(());
+    /// Reads blocks `blocks` from the file into one buffer and checks each
+    /// against the header's checksum: the only way data enters a reader.
+    fn read_blocks(&self, blocks: std::ops::Range<u64>) -> Result<Vec<u8>, DbError> {
+        if blocks.is_empty() {
+            return Ok(Vec::new());
         }
-        let start = b as u64 * BLOCK_BYTES;
-        let len = BLOCK_BYTES.min(self.header.data_len() - start) as usize;
-        let mut block = vec![0u8; len];
+        let start = blocks.start * BLOCK_BYTES;
+        let end = (blocks.end - 1) * BLOCK_BYTES + self.block_len(blocks.end - 1);
+        let mut bytes = vec![0u8; (end - start) as usize];
         self.file
-            .read_exact_at(&mut block, self.data_start + start)
-            .map_err(|source| DbError::Io {
-                path: self.path.clone(),
-                source,
+            .read_exact_at(&mut bytes, self.data_start + start)
+            .map_err(|source| match source.kind() {
+                // The length was checked on opening: the file has been cut
+                // short since.
+                std::io::ErrorKind::UnexpectedEof => DbError::corrupt(
+                    "file",
+                    format!(
+                        "it ends before value block {}, which it held when opened: it was changed in place while open",
+                        blocks.start
+                    ),
+                )
+                .in_file(&self.path),
+                _ => DbError::Io {
+                    path: self.path.clone(),
+                    source,
+                },
             })?;
-        let computed = checksum(&block);
-        if computed != self.header.blocks[b] {
-            return Err(DbError::Checksum {
-                what: format!("value block {b}"),
-                stored: self.header.blocks[b],
-                computed,
+        for (b, chunk) in blocks.zip(bytes.chunks(BLOCK_BYTES as usize)) {
+            let stored = self.header.blocks[b as usize];
+            let computed = checksum(chunk);
+            if computed != stored {
+                return Err(DbError::Checksum {
+                    what: format!("value block {b} (damaged, or changed in place while open)"),
+                    stored,
+                    computed,
+                }
+                .in_file(&self.path));
             }
+        }
+        Ok(bytes)
+    }
+
+    /// The data byte at `at`, from its block in the cache (read and
+    /// checked first if it is not there).
+    fn byte(&self, at: u64) -> Result<u8, DbError> {
+        let b = at / BLOCK_BYTES;
+        let within = (at % BLOCK_BYTES) as usize;
+        let slot = &self.cache[(b % self.cache.len() as u64) as usize];
+        let mut held = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        match held.as_ref() {
+            Some((k, bytes)) if *k == b => Ok(bytes[within]),
+            _ => {
+                let bytes = self.read_blocks(b..b + 1)?.into_boxed_slice();
+                let byte = bytes[within];
+                *held = Some((b, bytes));
+                Ok(byte)
+            }
+        }
+    }
+
+    /// The `len` data bytes from `at`, every block they touch read and
+    /// checked (and not kept: a whole tier would evict every probe's
+    /// block).
+    fn read(&self, at: u64, len: u64) -> Result<Vec<u8>, DbError> {
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        let first = at / BLOCK_BYTES;
+        let last = (at + len - 1) / BLOCK_BYTES;
+        let bytes = self.read_blocks(first..last + 1)?;
+        let from = (at - first * BLOCK_BYTES) as usize;
+        Ok(bytes[from..from + len as usize].to_vec())
+    }
+
+    /// Checks that the database holds `game`'s variant, and what of its
+    /// header the game vouches for: its tier list is `game`'s in
+    /// [`tier_order`], each tier of the game's size, the game fixes every
+    /// tier's remoteness, and the largest remoteness is the largest of a
+    /// tier that holds a position.
+    ///
+    /// # Errors
+    /// [`DbError::OtherGame`], naming both; or a header the game refutes,
+    /// naming the file.
+    pub fn holds<G: Tiered>(&self, game: &G) -> Result<(), DbError> {
+        let h = &self.header;
+        crate::tier_list::check_names(&self.path, game, &h.game, &h.variant)?;
+        let order = tier_order(game);
+        crate::tier_list::check_tiers(game, &order, h.tiers.iter().map(|t| (t.name.as_str(), t.size)))
+            .map_err(|e| e.in_file(&self.path))?;
+        let mut largest = 0;
+        for (&tier, stored) in order.iter().zip(&h.tiers) {
+            let Some(r) = game.fixed_remoteness(tier) else {
+                return Err(DbError::corrupt(
+                    "database",
+                    format!(
+                        "a value database of {}, which does not give the remoteness of tier {}",
+                        game.name(),
+                        stored.name
+                    ),
+                )
+                .in_file(&self.path));
+            };
+            if stored.counts.iter().any(|&n| n > 0) {
+                largest = largest.max(r);
+            }
+        }
+        if h.max_remoteness != largest {
+            return Err(DbError::corrupt(
+                "header",
+                format!(
+                    "its largest remoteness is {}, but the remoteness of its tiers that hold positions is at most {largest}",
+                    h.max_remoteness
+                ),
+            )
             .in_file(&self.path));
         }
-        word.fetch_or(bit, Ordering::Relaxed);
         Ok(())
     }
 
@@ -471,11 +594,9 @@ impl PackedDb {
                 tier.name
             )));
         }
-        let mut byte = [0u8];
-        self.read(self.offsets[t] + index / PER_BYTE, &mut byte)?;
-        digit(byte[0], index % PER_BYTE).map(value_of).ok_or_else(|| {
-            DbError::corrupt(format!("tier {}", tier.name), format!("byte {:#04x}", byte[0]))
-                .in_file(&self.path)
+        let byte = self.byte(self.offsets[t] + index / PER_BYTE)?;
+        digit(byte, index % PER_BYTE).map(value_of).ok_or_else(|| {
+            DbError::corrupt(format!("tier {}", tier.name), format!("byte {byte:#04x}")).in_file(&self.path)
         })
     }
 
@@ -496,8 +617,7 @@ impl PackedDb {
     /// A damaged block or a byte no packing makes.
     pub fn tier_values(&self, t: usize) -> Result<Vec<Value>, DbError> {
         let tier = &self.header.tiers[t];
-        let mut bytes = vec![0u8; tier.bytes() as usize];
-        self.read(self.offsets[t], &mut bytes)?;
+        let bytes = self.tier_bytes(t)?;
         let mut out = Vec::with_capacity(tier.size as usize);
         for (i, &b) in bytes.iter().enumerate() {
             for k in 0..PER_BYTE {
@@ -520,9 +640,7 @@ impl PackedDb {
     /// # Errors
     /// A damaged block.
     pub fn tier_bytes(&self, t: usize) -> Result<Vec<u8>, DbError> {
-        let mut bytes = vec![0u8; self.header.tiers[t].bytes() as usize];
-        self.read(self.offsets[t], &mut bytes)?;
-        Ok(bytes)
+        self.read(self.offsets[t], self.header.tiers[t].bytes())
     }
 
     /// Checks every block's checksum, calling `progress(done, total)` now
@@ -534,8 +652,8 @@ impl PackedDb {
         use rayon::prelude::*;
         let total = self.header.blocks.len();
         let done = std::sync::atomic::AtomicUsize::new(0);
-        (0..total).into_par_iter().try_for_each(|b| {
-            self.check_block(b)?;
+        (0..total as u64).into_par_iter().try_for_each(|b| {
+            self.read_blocks(b..b + 1)?;
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if n.is_multiple_of(1024) || n == total {
                 progress(n, total);

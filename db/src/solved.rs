@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use topitop_interface::{Game, Record, Tiered};
+use topitop_interface::{Record, Tiered};
 
 use crate::error::DbError;
 use crate::packed::PackedDb;
@@ -136,25 +136,25 @@ impl SolvedDb {
         match self {
             SolvedDb::Records(_) => None,
             SolvedDb::Values(d) => Some(d.header().tiers.iter().fold((0, 0), |(p, c), t| {
-                (p + t.positions, c + t.counts.iter().sum::<u64>())
+                (p.saturating_add(t.positions), c + t.counts.iter().sum::<u64>())
             })),
         }
     }
 
-    /// Checks that the database holds `game`'s variant.
+    /// Checks that the database holds `game`'s variant, and everything
+    /// its header says that the game can vouch for: its tier list (names,
+    /// order and sizes) and, for values, the largest remoteness
+    /// ([`TieredDb::holds`], [`PackedDb::holds`]). Every command and the
+    /// server call this before the first lookup.
     ///
     /// # Errors
-    /// [`DbError::OtherGame`], naming both.
-    pub fn holds<G: Game>(&self, game: &G) -> Result<(), DbError> {
-        let (g, v, _) = self.names();
-        if g == game.name() && v == game.variant() {
-            return Ok(());
+    /// [`DbError::OtherGame`], naming both; or a header the game refutes,
+    /// naming the file.
+    pub fn holds<G: Tiered>(&self, game: &G) -> Result<(), DbError> {
+        match self {
+            SolvedDb::Records(d) => d.holds(game),
+            SolvedDb::Values(d) => d.holds(game),
         }
-        Err(DbError::OtherGame {
-            path: self.path().to_path_buf(),
-            found: format!("{g} {v}"),
-            expected: format!("{} {}", game.name(), game.variant()),
-        })
     }
 
     /// The record of `pos` of `game` (through its canonical form when the
@@ -197,20 +197,17 @@ impl SolvedDb {
         }
     }
 
-    /// Checks every block's checksum, calling `progress(done, total)`.
+    /// Checks every block's checksum, calling `progress(done, total)` in
+    /// blocks; for records, also the header's counts by value and largest
+    /// remoteness against a recount ([`TieredDb::verify_blocks`]). A value
+    /// database's counts are checked by its game's own verification, and
+    /// its largest remoteness by [`SolvedDb::holds`].
     ///
     /// # Errors
-    /// The first damaged block.
+    /// The first damaged block, or counts the records refute.
     pub fn verify_blocks(&self, progress: impl Fn(usize, usize) + Sync) -> Result<(), DbError> {
         match self {
-            SolvedDb::Records(d) => {
-                let n = d.header().tiers.len();
-                for t in 0..n {
-                    d.tier_records(t)?;
-                    progress(t + 1, n);
-                }
-                Ok(())
-            }
+            SolvedDb::Records(d) => d.verify_blocks(progress),
             SolvedDb::Values(d) => d.verify_blocks(progress),
         }
     }

@@ -127,10 +127,11 @@ impl TieredHeader {
         }
         let version = u16::from_le_bytes([file[8], file[9]]);
         if version != VERSION {
-            return Err(DbError::corrupt(
-                "header",
-                format!("tiered game database version {version} (this reader knows version {VERSION})"),
-            ));
+            return Err(DbError::UnsupportedVersion {
+                format: "tiered game database format",
+                found: version,
+                known: &[VERSION],
+            });
         }
         let body = u64::from(u32::from_le_bytes([file[10], file[11], file[12], file[13]]));
         if body > MAX_HEADER {
@@ -206,7 +207,25 @@ impl TieredHeader {
                 next = e.offset + u64::from(e.compressed);
             }
         }
-        let counted: u64 = self.counts.iter().sum();
+        if self.max_remoteness > topitop_interface::MAX_REMOTENESS {
+            return bad(
+                "header",
+                format!(
+                    "a largest remoteness of {}, more than a record holds",
+                    self.max_remoteness
+                ),
+            );
+        }
+        if self.counts[..3].iter().all(|&n| n == 0) && self.max_remoteness != 0 {
+            return bad(
+                "header",
+                format!(
+                    "a largest remoteness of {} with no win, loss or tie",
+                    self.max_remoteness
+                ),
+            );
+        }
+        let counted = self.counts.iter().fold(0u64, |a, &n| a.saturating_add(n));
         if counted > indices {
             return bad(
                 "header",
@@ -282,6 +301,16 @@ impl Fields<'_> {
             tiers,
         })
     }
+}
+
+/// The order in which a tiered database stores `game`'s tiers: ascending
+/// (by [`topitop_interface::Tiered::Tier`]'s order), as the framework's
+/// solver hands them to [`write_tiered`]. A reader refuses a file whose
+/// tiers are listed otherwise ([`TieredDb::holds`]).
+pub fn tier_order<G: topitop_interface::Tiered>(game: &G) -> Vec<G::Tier> {
+    let mut tiers = game.tiers();
+    tiers.sort_unstable();
+    tiers
 }
 
 /// What [`write_tiered`] needs besides the records.
@@ -477,6 +506,14 @@ impl TieredDb {
         if let Some(b) = slot.as_ref() {
             return Ok(Arc::clone(b));
         }
+        let records = Arc::new(self.decompress(t, k)?);
+        *slot = Some(Arc::clone(&records));
+        Ok(records)
+    }
+
+    /// The records of block `k` of tier `t`, checked and decompressed from
+    /// the file's bytes (not kept).
+    fn decompress(&self, t: usize, k: usize) -> Result<Vec<u16>, DbError> {
         let tier = &self.header.tiers[t];
         let e = &tier.blocks[k];
         let what = || format!("tier {} block {k}", tier.name);
@@ -502,9 +539,68 @@ impl TieredDb {
         if let Some(bad) = records.iter().find(|&&r| Record::from_bits(r).is_none()) {
             return Err(DbError::corrupt(what(), format!("{bad:#06x} is not a record")).in_file(&self.path));
         }
-        let records = Arc::new(records);
-        *slot = Some(Arc::clone(&records));
         Ok(records)
+    }
+
+    /// Checks every block (checksum, length, records) and the header's
+    /// counts by value and largest remoteness against a recount of the
+    /// records, calling `progress(done, total)` in blocks now and then.
+    /// Blocks are not kept: memory stays a few blocks a thread.
+    ///
+    /// # Errors
+    /// The first damaged block, or counts or a largest remoteness that
+    /// the records refute.
+    pub fn verify_blocks(&self, progress: impl Fn(usize, usize) + Sync) -> Result<(), DbError> {
+        let all: Vec<(usize, usize)> = (0..self.header.tiers.len())
+            .flat_map(|t| (0..self.header.tiers[t].blocks.len()).map(move |k| (t, k)))
+            .collect();
+        let total = all.len();
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let (counts, largest) = all
+            .into_par_iter()
+            .map(|(t, k)| {
+                let mut counts = [0u64; 4];
+                let mut largest = 0u16;
+                for r in self.decompress(t, k)?.into_iter().filter_map(Record::from_bits) {
+                    if let Some(v) = r.value() {
+                        counts[v.index()] += 1;
+                        if v != Value::Draw {
+                            largest = largest.max(r.remoteness());
+                        }
+                    }
+                }
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if n.is_multiple_of(256) || n == total {
+                    progress(n, total);
+                }
+                Ok((counts, largest))
+            })
+            .try_reduce(
+                || ([0u64; 4], 0u16),
+                |(a, x), (b, y)| Ok((std::array::from_fn(|i| a[i] + b[i]), x.max(y))),
+            )?;
+        let h = &self.header;
+        if counts != h.counts {
+            return Err(DbError::corrupt(
+                "header",
+                format!(
+                    "it counts {:?} positions by value (win, lose, tie, draw), but its records hold {counts:?}",
+                    h.counts
+                ),
+            )
+            .in_file(&self.path));
+        }
+        if largest != h.max_remoteness {
+            return Err(DbError::corrupt(
+                "header",
+                format!(
+                    "its largest remoteness is {}, but that of its records is {largest}",
+                    h.max_remoteness
+                ),
+            )
+            .in_file(&self.path));
+        }
+        Ok(())
     }
 
     /// The record at `index` of the tier named `tier`.
@@ -523,20 +619,22 @@ impl TieredDb {
         Ok(Record::from_bits(block[(index % BLOCK_RECORDS) as usize]).unwrap_or(Record::UNSOLVED))
     }
 
-    /// Checks that the database holds `game`'s variant.
+    /// Checks that the database holds `game`'s variant, and that its
+    /// header's tier list is that game's in [`tier_order`], each tier of
+    /// the game's size.
     ///
     /// # Errors
-    /// [`DbError::OtherGame`], naming both.
-    pub fn holds<G: topitop_interface::Game>(&self, game: &G) -> Result<(), DbError> {
+    /// [`DbError::OtherGame`], naming both; or a header whose tiers are
+    /// not the game's, naming the file.
+    pub fn holds<G: topitop_interface::Tiered>(&self, game: &G) -> Result<(), DbError> {
         let h = &self.header;
-        if h.game == game.name() && h.variant == game.variant() {
-            return Ok(());
-        }
-        Err(DbError::OtherGame {
-            path: self.path.clone(),
-            found: format!("{} {}", h.game, h.variant),
-            expected: format!("{} {}", game.name(), game.variant()),
-        })
+        crate::tier_list::check_names(&self.path, game, &h.game, &h.variant)?;
+        crate::tier_list::check_tiers(
+            game,
+            &tier_order(game),
+            h.tiers.iter().map(|t| (t.name.as_str(), t.size)),
+        )
+        .map_err(|e| e.in_file(&self.path))
     }
 
     /// The record of `pos` of `game` (through its canonical form when the

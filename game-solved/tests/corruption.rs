@@ -86,7 +86,7 @@ fn kind(e: &DbError) -> &'static str {
         DbError::Io { .. } => "io",
         DbError::File { .. } => "file",
         DbError::BadMagic => "bad magic",
-        DbError::UnsupportedVersion(..) => "version",
+        DbError::UnsupportedVersion { .. } => "version",
         DbError::Truncated { .. } => "truncated",
         DbError::Checksum { .. } => "checksum",
         DbError::Corrupt { .. } => "corrupt",

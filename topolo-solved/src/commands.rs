@@ -235,15 +235,8 @@ fn solve(game: Topolo, args: cmd::solve::Args) -> anyhow::Result<()> {
 fn verify(game: Topolo, path: &std::path::Path, args: cmd::verify::Args) -> anyhow::Result<()> {
     topitop_cli::common::init_threads(args.threads)?;
     let db = PackedDb::open(path)?;
+    db.holds(&game)?;
     let h = db.header();
-    anyhow::ensure!(
-        h.game == "topolo" && h.variant == Game::variant(&game),
-        "{} holds {} {}, not topolo {}",
-        path.display(),
-        h.game,
-        h.variant,
-        Game::variant(&game)
-    );
     let mut out = std::io::stdout().lock();
     writeln!(
         out,

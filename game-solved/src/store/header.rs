@@ -125,7 +125,11 @@ impl Header {
         need("the header", FIXED_LEN)?;
         let version = le_u16(file, 8);
         if version != VERSION && version != VERSION_GROUP_ORDER {
-            return Err(DbError::UnsupportedVersion(version));
+            return Err(DbError::UnsupportedVersion {
+                format: "topitop database format",
+                found: version,
+                known: &[VERSION_GROUP_ORDER, VERSION],
+            });
         }
         let body_len = le_u16(file, 10) as usize;
         let book_len = le_u16(file, 98) as usize;
