@@ -586,4 +586,35 @@ mod tests {
             "peak {small} kB for 10,000 games, {large} kB for 100,000"
         );
     }
+
+    #[test]
+    fn two_outputs_naming_one_file_are_refused_before_any_game() {
+        // Both once shared one temporary: "wrote F", then "cannot sync
+        // F.tmp.N", and the rows were gone.
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        let dir = std::env::temp_dir().join(format!("toppo-same-output-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).unwrap();
+        std::os::unix::fs::symlink("F", dir.join("L")).unwrap();
+        let f = dir.join("F");
+        for report in [dir.join("F"), dir.join("L")] {
+            let cli = <Cli as clap::Parser>::parse_from([
+                "simulate".as_ref(),
+                "--games".as_ref(),
+                "100000000".as_ref(),
+                "-o".as_ref(),
+                f.as_os_str(),
+                "--report".as_ref(),
+                report.as_os_str(),
+            ]);
+            let e = run(cli.args).unwrap_err().to_string();
+            assert!(e.contains("name the same file"), "{e}");
+            assert!(!f.exists(), "nothing written");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
