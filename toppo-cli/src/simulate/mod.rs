@@ -53,8 +53,9 @@ pub struct Args {
     #[arg(long, default_value_t = 3, value_name = "L")]
     pub line: usize,
     /// A bot, seat by seat from player 1 (repeat; the list is repeated
-    /// over the seats): `react=MS,reveal=MS,error=P,matching=always|two|
-    /// never`, every key optional (react 700, reveal 250, error 0.01,
+    /// over the seats):
+    /// `react=MS,reveal=MS,error=P,matching=always|two|never`, every key
+    /// optional (react 700, reveal 250, error 0.01,
     /// matching always; deviations a fifth of the reaction and 50 ms);
     /// times from 0 to 3600000 ms (an hour). Without any, player k
     /// (numbered from 1) reacts in 500 + 100·k ms.
