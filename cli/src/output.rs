@@ -61,7 +61,7 @@ impl Output {
             }
             _ => {
                 remove_dead_temps(&path);
-                let tmp = topitop_files::temps::Temp::file(temp_of(&path, std::process::id()));
+                let tmp = topitop_files::temps::Temp::beside(&path);
                 let file = File::create(tmp.path()).with_context(|| {
                     format!(
                         "cannot create {} (to write {})",
@@ -173,17 +173,11 @@ fn follow_links(path: &Path) -> anyhow::Result<PathBuf> {
     anyhow::bail!("{}: too many levels of symbolic links", path.display())
 }
 
-/// `<path>.tmp.<pid>`, beside the target so the rename stays in one file
-/// system.
-fn temp_of(path: &Path, pid: u32) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp.{pid}"));
-    path.with_file_name(name)
-}
-
-/// Removes the temporary files of `path` whose writer is no longer running
-/// (a process killed before it could clean up). Only where `/proc` tells
-/// which processes run; elsewhere nothing is removed.
+/// Removes the temporary files of `path` (`<path>.tmp.<pid>.<n>`, made by
+/// [`topitop_files::temps::Temp::beside`], or `<path>.tmp.<pid>` of older
+/// versions) whose writer is no longer running (a process killed before it
+/// could clean up). Only where `/proc` tells which processes run;
+/// elsewhere nothing is removed.
 fn remove_dead_temps(path: &Path) {
     if !Path::new("/proc/self").exists() {
         return;
@@ -204,7 +198,11 @@ fn remove_dead_temps(path: &Path) {
         let Some(pid) = file
             .to_str()
             .and_then(|f| f.strip_prefix(&prefix))
-            .and_then(|p| p.parse::<u32>().ok())
+            .and_then(|rest| {
+                let (pid, n) = rest.split_once('.').unwrap_or((rest, "0"));
+                n.parse::<u64>().ok()?;
+                pid.parse::<u32>().ok()
+            })
         else {
             continue;
         };
@@ -292,6 +290,23 @@ mod tests {
     }
 
     #[test]
+    fn two_outputs_to_one_target_do_not_share_a_temporary() {
+        // Both once wrote `t.csv.tmp.<pid>`: the first to finish renamed it
+        // away and the second could not sync it, its rows lost.
+        let d = dir("two");
+        let target = d.join("t.csv");
+        std::os::unix::fs::symlink("t.csv", d.join("link")).unwrap();
+        let mut a = Output::open(Some(&target), &[]).unwrap();
+        let mut b = Output::open(Some(&d.join("link")), &[]).unwrap();
+        a.writer().write_all(b"rows").unwrap();
+        b.writer().write_all(b"report").unwrap();
+        assert_eq!(a.finish().unwrap(), Some(target.clone()));
+        assert_eq!(b.finish().unwrap(), Some(target.clone()));
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "report");
+        assert_eq!(names(&d), ["link", "t.csv"]);
+    }
+
+    #[test]
     fn a_directory_is_refused() {
         let d = dir("dir");
         let e = Output::open(Some(&d), &[]).err().unwrap().to_string();
@@ -304,9 +319,14 @@ mod tests {
         let d = dir("stale");
         let target = d.join("t.tsv");
         // PID 4194304 is above Linux's largest (2^22): never running.
-        std::fs::write(temp_of(&target, 4_194_304), "torn").unwrap();
-        std::fs::write(temp_of(&target, std::process::id()), "live").unwrap();
+        std::fs::write(d.join("t.tsv.tmp.4194304.7"), "torn").unwrap();
+        std::fs::write(d.join("t.tsv.tmp.4194304"), "torn, older name").unwrap();
+        let live = topitop_files::temps::Temp::beside(&target);
+        std::fs::write(live.path(), "live").unwrap();
         remove_dead_temps(&target);
-        assert_eq!(names(&d), [format!("t.tsv.tmp.{}", std::process::id())]);
+        assert_eq!(
+            names(&d),
+            [live.path().file_name().unwrap().to_string_lossy().into_owned()]
+        );
     }
 }

@@ -34,6 +34,58 @@ pub fn refuse_overwrite(output: &Path, inputs: &[&Path], what: &str) -> std::io:
     }
 }
 
+/// Refuses two outputs of one command that name one file: `a` and `b`
+/// (each with its option's name, e.g. `-o`) are both standard output
+/// (`-`), the same existing regular file by identity (so hard and
+/// symbolic links are caught), or the same new name once links and `..`
+/// are resolved. The second output written would replace the first.
+/// Devices and FIFOs (`/dev/null` twice) are written in place, one output
+/// after the other, and are let through.
+///
+/// # Errors
+/// `a` and `b` name one file; the message names both options and the file.
+pub fn refuse_same_output(a: (&str, &Path), b: (&str, &Path)) -> std::io::Result<()> {
+    let (stdout_a, stdout_b) = (a.1.as_os_str() == "-", b.1.as_os_str() == "-");
+    let same = match (std::fs::metadata(a.1), std::fs::metadata(b.1)) {
+        _ if stdout_a || stdout_b => stdout_a && stdout_b,
+        (Ok(x), Ok(y)) => x.is_file() && x.dev() == y.dev() && x.ino() == y.ino(),
+        (Err(_), Err(_)) => resolved(a.1).is_some_and(|r| resolved(b.1).as_ref() == Some(&r)),
+        _ => false,
+    };
+    if !same {
+        return Ok(());
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!(
+            "{} {} and {} {} name the same file: the one written last would replace the other; \
+             give each output its own file",
+            a.0,
+            a.1.display(),
+            b.0,
+            b.1.display()
+        ),
+    ))
+}
+
+/// Where a path that does not exist yet would be created: its symbolic
+/// links followed (at most 40, as the kernel does), then its folder made
+/// canonical. `None` when the folder does not exist either.
+fn resolved(path: &Path) -> Option<std::path::PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&path) {
+            Ok(to) => path = path.parent().map_or(to.clone(), |dir| dir.join(&to)),
+            Err(_) => break,
+        }
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +104,43 @@ mod tests {
         std::fs::write(d.path().join("b"), "x").unwrap();
         refuse_overwrite(&d.path().join("b"), &[&a], "-o").unwrap();
         refuse_overwrite(&d.path().join("new"), &[&a], "-o").unwrap();
+    }
+
+    #[test]
+    fn two_outputs_naming_one_file_are_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let p = |n: &str| d.path().join(n);
+        std::fs::write(p("old.csv"), "x").unwrap();
+        std::fs::create_dir(p("sub")).unwrap();
+        std::os::unix::fs::symlink("old.csv", p("to-old")).unwrap();
+        std::os::unix::fs::symlink("new.csv", p("to-new")).unwrap();
+        std::fs::hard_link(p("old.csv"), p("hard")).unwrap();
+        let same = [
+            (p("old.csv"), p("old.csv")),
+            (p("old.csv"), p("to-old")),
+            (p("old.csv"), p("hard")),
+            (p("new.csv"), p("new.csv")),
+            (p("new.csv"), p("to-new")),
+            (p("new.csv"), p("sub/../new.csv")),
+            ("-".into(), "-".into()),
+        ];
+        for (a, b) in &same {
+            let e = refuse_same_output(("-o", a), ("--report", b))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("-o ") && e.contains("--report ") && e.contains("name the same file"),
+                "{e}"
+            );
+        }
+        let different = [
+            (p("old.csv"), p("new.csv")),
+            (p("new.csv"), p("sub/new.csv")),
+            (p("new.csv"), "-".into()),
+            ("/dev/null".into(), "/dev/null".into()),
+        ];
+        for (a, b) in &different {
+            refuse_same_output(("-o", a), ("--report", b)).unwrap();
+        }
     }
 }

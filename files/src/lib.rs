@@ -4,6 +4,8 @@
 //!   blocking on a FIFO or reading a device to the end;
 //! * [`refuse_overwrite`]: an output is never one of the command's inputs,
 //!   compared by identity (device and inode), so links are caught too;
+//! * [`refuse_same_output`]: two outputs of one command never name one
+//!   file;
 //! * [`temps`]: temporary files and folders are registered while they
 //!   exist, and removed when SIGINT, SIGTERM or SIGHUP ends the process;
 //! * [`ensure_space`]: a long job checks the space it needs before it
@@ -16,7 +18,7 @@ mod open;
 mod space;
 pub mod temps;
 
-pub use identity::{refuse_overwrite, same_file};
+pub use identity::{refuse_overwrite, refuse_same_output, same_file};
 pub use open::{describe, open_regular};
 pub use space::{available_space, ensure_space};
 

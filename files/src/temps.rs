@@ -46,8 +46,22 @@ impl Temp {
         Temp::register(path.into(), true)
     }
 
-    fn register(path: PathBuf, folder: bool) -> Temp {
+    /// Registers a new temporary file beside `target`:
+    /// `<target>.tmp.<pid>.<n>`, with `n` this registration's number, so
+    /// that two outputs of one process never share a temporary, even when
+    /// they name one target (through links, or twice).
+    pub fn beside(target: &Path) -> Temp {
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        let mut name = target.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".tmp.{}.{id}", std::process::id()));
+        Temp::insert(id, target.with_file_name(name), false)
+    }
+
+    fn register(path: PathBuf, folder: bool) -> Temp {
+        Temp::insert(NEXT.fetch_add(1, Ordering::Relaxed), path, folder)
+    }
+
+    fn insert(id: u64, path: PathBuf, folder: bool) -> Temp {
         live().insert(id, (path.clone(), folder));
         Temp { id, path }
     }
@@ -165,6 +179,21 @@ mod tests {
         assert!(registered().contains(&d.path().join("b.tmp")));
         drop(b);
         assert!(!registered().contains(&d.path().join("b.tmp")));
+    }
+
+    #[test]
+    fn temporaries_beside_one_target_have_different_names() {
+        let d = tempfile::tempdir().unwrap();
+        let target = d.path().join("t.csv");
+        let (a, b) = (Temp::beside(&target), Temp::beside(&target));
+        assert_ne!(a.path(), b.path());
+        for t in [&a, &b] {
+            assert_eq!(t.path().parent(), Some(d.path()));
+            let name = t.path().file_name().unwrap().to_str().unwrap();
+            let rest = name.strip_prefix(&format!("t.csv.tmp.{}.", std::process::id()));
+            assert!(rest.is_some_and(|n| n.parse::<u64>().is_ok()), "{name}");
+            assert!(registered().contains(&t.path().to_path_buf()));
+        }
     }
 
     #[test]

@@ -17,9 +17,9 @@ pub struct Args {
     /// green, blue; symbols waves, circle, square, ih, plus.
     #[arg(long, value_name = "CARDS")]
     pub display: Option<String>,
-    /// Copies of each of the 25 kinds in the set (the rules do not print
-    /// it; 6 makes the 150 cards of a set).
-    #[arg(long, default_value_t = 6, value_name = "N")]
+    /// Copies of each of the 25 kinds in the set, 1 to 255 (the rules do
+    /// not print it; 6 makes the 150 cards of a set).
+    #[arg(long, default_value_t = 6, value_name = "N", value_parser = clap::value_parser!(u8).range(1..))]
     pub copies: u8,
     /// Print JSON: one object (`line`, `top`, `top_as_dealt`, `match`, and
     /// `display` when given) for one line length, else an array of three.

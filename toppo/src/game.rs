@@ -532,7 +532,7 @@ impl Game {
                 }
             }
             Action::Replace => match self.rules.replace_after {
-                Some(after) if t.at >= self.last_top + after => {
+                Some(after) if t.at >= self.last_top.saturating_add(after) => {
                     for place in 0..l {
                         if self.stack.is_empty() {
                             self.recycle(&mut events);

@@ -53,7 +53,43 @@ pub struct Bot {
     pub matching: Matching,
 }
 
+/// The longest time a bot may take for anything, in milliseconds (an
+/// hour): far beyond any person's reaction, far below where a game's clock
+/// could come near the end of its 64 bits (a game stops after
+/// [`MAX_ACTIONS`] actions, so its clock stays below 10^12 ms).
+pub const MAX_BOT_MS: f64 = 3_600_000.0;
+
 impl Bot {
+    /// Checks that every field is in its range: times (means and
+    /// deviations) from 0 to [`MAX_BOT_MS`], the error a chance from 0 to
+    /// 1. `who` names the bot in the message (e.g. "player 2").
+    ///
+    /// # Errors
+    /// A field out of its range, or not a number; the message names the
+    /// field, its value and the range.
+    pub fn check(&self, who: &str) -> Result<(), String> {
+        let times = [
+            ("reaction time", self.react_ms.0),
+            ("reaction deviation", self.react_ms.1),
+            ("reveal time", self.reveal_ms.0),
+            ("reveal deviation", self.reveal_ms.1),
+        ];
+        for (what, ms) in times {
+            if !(0.0..=MAX_BOT_MS).contains(&ms) {
+                return Err(format!(
+                    "{who}: a {what} of {ms} ms is out of range: from 0 to {MAX_BOT_MS} ms (an hour)"
+                ));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.error) {
+            return Err(format!(
+                "{who}: an error rate of {} is not a chance: from 0 to 1",
+                self.error
+            ));
+        }
+        Ok(())
+    }
+
     /// A bot reacting in `react` milliseconds on average (deviation a
     /// fifth of that), revealing a card in 250 ± 50 ms, wrong one time in
     /// a hundred, matching whenever it can.
@@ -94,8 +130,31 @@ pub struct Outcome {
 /// The most actions one simulated game takes before it is stopped.
 pub const MAX_ACTIONS: usize = 200_000;
 
-fn draw_ms(rng: &mut Rng, (mean, dev): (f64, f64), floor: f64) -> u64 {
-    (mean + dev * rng.normal()).max(floor) as u64
+/// `now` plus a normal draw of milliseconds (at least `floor`, at most
+/// [`MAX_BOT_MS`]). The clock saturates rather than wraps: a time past the
+/// end of 64 bits is "never", not a moment near the start of the game.
+fn plus_draw(now: u64, rng: &mut Rng, (mean, dev): (f64, f64), floor: f64) -> u64 {
+    let ms = (mean + dev * rng.normal()).clamp(floor, MAX_BOT_MS.max(floor));
+    now.saturating_add(ms as u64)
+}
+
+/// The seed of game `game` of a run seeded `run`: SplitMix64 (Steele, Lea
+/// and Flood) over the run's own mixed seed, so that every game of a run
+/// has its own seed and two runs' sequences of seeds are unrelated (the
+/// chance that two runs of n games share a seed is about n²/2⁶⁴), where
+/// `run + game` would give `--seed 1` and `--seed 2` all but one game in
+/// common.
+pub fn game_seed(run: u64, game: u64) -> u64 {
+    const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+    mix64(mix64(run).wrapping_add(game.wrapping_add(1).wrapping_mul(GAMMA)))
+}
+
+/// SplitMix64's finaliser: a bijection of 64 bits in which every input
+/// bit changes about half of the output bits.
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// What a bot will do next, and when.
@@ -126,10 +185,16 @@ impl Table {
     /// played by `seats[k]` (`None`: a person).
     ///
     /// # Errors
-    /// As [`Game::new`], or seats that are not one a player.
+    /// As [`Game::new`], seats that are not one a player, or a bot out of
+    /// range ([`Bot::check`]; players are numbered from 1).
     pub fn new(rules: &Rules, seats: Vec<Option<Bot>>, seed: u64, starter: usize) -> Result<Table, String> {
         if seats.len() != rules.players {
             return Err(format!("{} seats for {} players", seats.len(), rules.players));
+        }
+        for (k, bot) in seats.iter().enumerate() {
+            if let Some(bot) = bot {
+                bot.check(&format!("the bot of player {}", k + 1))?;
+            }
         }
         let n = rules.players;
         let mut t = Table {
@@ -223,7 +288,7 @@ impl Table {
             .map(|(p, plan)| (p, plan.at))
             .min_by_key(|&(p, at)| (at, p))?;
         if let Some(after) = self.game.rules().replace_after {
-            let due = self.game.last_top() + after;
+            let due = self.game.last_top().saturating_add(after);
             if due <= at && due <= until {
                 return Some(Timed {
                     at: due,
@@ -312,8 +377,8 @@ pub fn play(
 fn next_plan(game: &Game, bot: &Bot, p: usize, rng: &mut Rng, now: u64, fresh: bool) -> Plan {
     let h = &game.hands()[p];
     let rules = game.rules();
-    let react = |rng: &mut Rng| now + draw_ms(rng, bot.react_ms, 80.0);
-    let reveal = |rng: &mut Rng| now + draw_ms(rng, bot.reveal_ms, 50.0);
+    let react = |rng: &mut Rng| plus_draw(now, rng, bot.react_ms, 80.0);
+    let reveal = |rng: &mut Rng| plus_draw(now, rng, bot.reveal_ms, 50.0);
     if h.cards() < rules.toppo_below {
         return Plan {
             at: react(rng),
@@ -423,5 +488,65 @@ mod tests {
         );
         let c = play(&rules, &bots, 12, 0, None).unwrap();
         assert_ne!(a, c, "another seed, another game");
+    }
+
+    #[test]
+    fn absurd_bot_times_are_refused_naming_the_value_and_the_range() {
+        // react=2e19 once wrapped the clock: games ended "by a toppo call"
+        // after 162 lines where react=1e18 gave none.
+        let rules = Rules::standard(2, 3).unwrap();
+        for react in [2e19, 1e300, f64::INFINITY, f64::NAN, -1.0] {
+            let e = play(&rules, &[Bot::with_reaction(react)], 1, 0, None).unwrap_err();
+            assert!(
+                e.contains("player 1") && e.contains("reaction time"),
+                "{react}: {e}"
+            );
+            assert!(e.contains("from 0 to 3600000 ms"), "{react}: {e}");
+        }
+        let mut bot = Bot::with_reaction(700.0);
+        bot.reveal_ms = (1e20, 10.0);
+        let e = play(&rules, &[Bot::with_reaction(700.0), bot], 1, 0, None).unwrap_err();
+        assert!(
+            e.contains("player 2") && e.contains("reveal time of 100000000000000000000 ms"),
+            "{e}"
+        );
+        let mut bot = Bot::with_reaction(700.0);
+        bot.error = 1.5;
+        assert!(play(&rules, &[bot], 1, 0, None)
+            .unwrap_err()
+            .contains("error rate of 1.5"));
+    }
+
+    #[test]
+    fn the_clock_saturates_instead_of_wrapping() {
+        let mut rng = Rng::new(3);
+        assert_eq!(plus_draw(u64::MAX - 5, &mut rng, (1000.0, 0.0), 80.0), u64::MAX);
+        assert_eq!(plus_draw(10, &mut rng, (f64::MAX, 0.0), 80.0), 10 + 3_600_000);
+        // A bot slower than the display's replacement (a minute) never
+        // acts: the game stops at the action limit, with no line and no
+        // toppo call (the wrapped clock once ended such games by a call).
+        let rules = Rules::standard(2, 3).unwrap();
+        let o = play(&rules, &[Bot::with_reaction(MAX_BOT_MS)], 5, 0, None).unwrap();
+        assert!(!o.finished && o.lines == 0 && o.actions == MAX_ACTIONS, "{o:?}");
+        // A slow one within it plays real games.
+        let o = play(&rules, &[Bot::with_reaction(20_000.0)], 5, 0, None).unwrap();
+        assert!(o.finished && o.lines > 0 && o.duration_ms > 20_000, "{o:?}");
+    }
+
+    #[test]
+    fn two_runs_seeds_are_unrelated() {
+        // With game k seeded S + k, runs seeded 1 and 2 shared 19,999 of
+        // 20,000 games.
+        let one: std::collections::HashSet<u64> = (0..20_000).map(|k| game_seed(1, k)).collect();
+        let two: std::collections::HashSet<u64> = (0..20_000).map(|k| game_seed(2, k)).collect();
+        assert_eq!(one.len(), 20_000, "a run's games have their own seeds");
+        assert_eq!(one.intersection(&two).count(), 0);
+        assert_eq!(game_seed(1, 7), game_seed(1, 7), "reproducible");
+        // And so are their deals: the first hand dealt in each game.
+        let rules = Rules::standard(2, 3).unwrap();
+        let deal = |s: u64| format!("{:?}", Game::new(rules.clone(), s, 0).unwrap().hands()[0]);
+        let a: std::collections::HashSet<String> = (0..2_000).map(|k| deal(game_seed(1, k))).collect();
+        let shared = (0..2_000).filter(|&k| a.contains(&deal(game_seed(2, k)))).count();
+        assert_eq!(shared, 0);
     }
 }

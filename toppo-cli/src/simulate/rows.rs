@@ -1,0 +1,256 @@
+//! The rows of a simulation, a game and player each, streamed to CSV or
+//! Parquet as the games come in: CSV line by line, Parquet a batch of
+//! rows at a time into row groups, so that only a batch and the row group
+//! being encoded are ever in memory.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, BooleanArray, Float64Array, RecordBatch, UInt32Array, UInt64Array};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use parquet::file::metadata::KeyValue;
+use topitop_toppo::sim::{Bot, Outcome};
+
+/// The columns of the rows: a row a game and player.
+pub const COLUMNS: [&str; 11] = [
+    "game",
+    "seed",
+    "player",
+    "react_ms",
+    "points",
+    "won",
+    "tops",
+    "matches",
+    "penalties",
+    "seconds",
+    "lines",
+];
+
+/// Rows gathered before they are handed to the Parquet encoder.
+const BATCH_ROWS: usize = 1 << 16;
+
+/// One row: a game (its number and seed) and a player, numbered from 1 as
+/// everywhere in Toppo's outputs.
+#[derive(Clone, Copy, Debug)]
+struct Row<'a> {
+    game: u64,
+    seed: u64,
+    player: usize,
+    react_ms: f64,
+    o: &'a Outcome,
+}
+
+impl Row<'_> {
+    /// `player` from 0 here, shown from 1.
+    fn at(&self, v: &[usize]) -> u64 {
+        v.get(self.player).copied().unwrap_or(0) as u64
+    }
+}
+
+/// Where the rows go.
+pub enum Rows<W: Write> {
+    /// Comma-separated, a header line first.
+    Csv(W),
+    /// Apache Parquet.
+    Parquet(Box<ParquetRows<W>>),
+}
+
+impl<W: Write> Rows<W> {
+    /// CSV rows into `out`; the header is written now.
+    ///
+    /// # Errors
+    /// Writing `out` failed.
+    pub fn csv(mut out: W) -> anyhow::Result<Rows<W>> {
+        writeln!(out, "{}", COLUMNS.join(","))?;
+        Ok(Rows::Csv(out))
+    }
+
+    /// Parquet rows into `out`, with `metadata` in the file's footer.
+    ///
+    /// # Errors
+    /// The encoder cannot be made.
+    pub fn parquet(out: W, metadata: Vec<KeyValue>) -> anyhow::Result<Rows<W>> {
+        Ok(Rows::Parquet(Box::new(ParquetRows::new(out, metadata)?)))
+    }
+
+    /// The rows of game number `game` (seeded `seed`), one a player,
+    /// `bots` seat by seat (repeated over the seats).
+    ///
+    /// # Errors
+    /// Writing or encoding failed.
+    pub fn push(&mut self, game: u64, seed: u64, o: &Outcome, bots: &[Bot]) -> anyhow::Result<()> {
+        for player in 0..o.points.len() {
+            let row = Row {
+                game,
+                seed,
+                player,
+                react_ms: bots[player % bots.len()].react_ms.0,
+                o,
+            };
+            match self {
+                Rows::Csv(out) => writeln!(
+                    out,
+                    "{},{},{},{},{},{},{},{},{},{:.3},{}",
+                    row.game,
+                    row.seed,
+                    row.player + 1,
+                    row.react_ms,
+                    row.at(&o.points),
+                    o.finished && o.winner == player,
+                    row.at(&o.tops),
+                    row.at(&o.matched),
+                    row.at(&o.penalties),
+                    o.duration_ms as f64 / 1000.0,
+                    o.lines
+                )?,
+                Rows::Parquet(p) => p.push(&row)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes what is left (for Parquet, the last row group and the
+    /// footer) and gives the output back.
+    ///
+    /// # Errors
+    /// Writing or encoding failed.
+    pub fn finish(self) -> anyhow::Result<W> {
+        match self {
+            Rows::Csv(out) => Ok(out),
+            Rows::Parquet(p) => p.finish(),
+        }
+    }
+}
+
+/// The Parquet encoder and the batch being gathered for it.
+pub struct ParquetRows<W: Write> {
+    out: W,
+    schema: SchemaRef,
+    /// Encodes into a buffer that is emptied into `out` after every
+    /// batch: the encoder needs a `Send` writer, which an output is not.
+    writer: ArrowWriter<Vec<u8>>,
+    batch: Batch,
+}
+
+/// Columns being gathered, in [`COLUMNS`] order.
+#[derive(Default)]
+struct Batch {
+    game: Vec<u64>,
+    seed: Vec<u64>,
+    player: Vec<u32>,
+    react_ms: Vec<f64>,
+    points: Vec<u32>,
+    won: Vec<bool>,
+    tops: Vec<u32>,
+    matches: Vec<u32>,
+    penalties: Vec<u32>,
+    seconds: Vec<f64>,
+    lines: Vec<u32>,
+}
+
+/// A count as the 32 bits of its column: no game comes near (a game
+/// stops after 200,000 actions, with 300 cards), and saturation keeps
+/// even a wrong count from wrapping.
+fn u32_of(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+impl<W: Write> ParquetRows<W> {
+    fn new(out: W, metadata: Vec<KeyValue>) -> anyhow::Result<ParquetRows<W>> {
+        let types = [
+            DataType::UInt64,
+            DataType::UInt64,
+            DataType::UInt32,
+            DataType::Float64,
+            DataType::UInt32,
+            DataType::Boolean,
+            DataType::UInt32,
+            DataType::UInt32,
+            DataType::UInt32,
+            DataType::Float64,
+            DataType::UInt32,
+        ];
+        let schema: SchemaRef = Arc::new(Schema::new(
+            COLUMNS
+                .iter()
+                .zip(types)
+                .map(|(n, t)| Field::new(*n, t, false))
+                .collect::<Vec<_>>(),
+        ));
+        let writer = ArrowWriter::try_new(
+            Vec::new(),
+            Arc::clone(&schema),
+            Some(topitop_cli::parquet::properties(metadata, false)),
+        )?;
+        Ok(ParquetRows {
+            out,
+            schema,
+            writer,
+            batch: Batch::default(),
+        })
+    }
+
+    fn push(&mut self, r: &Row<'_>) -> anyhow::Result<()> {
+        let b = &mut self.batch;
+        b.game.push(r.game);
+        b.seed.push(r.seed);
+        b.player.push(u32_of(r.player as u64 + 1));
+        b.react_ms.push(r.react_ms);
+        b.points.push(u32_of(r.at(&r.o.points)));
+        b.won.push(r.o.finished && r.o.winner == r.player);
+        b.tops.push(u32_of(r.at(&r.o.tops)));
+        b.matches.push(u32_of(r.at(&r.o.matched)));
+        b.penalties.push(u32_of(r.at(&r.o.penalties)));
+        b.seconds.push(r.o.duration_ms as f64 / 1000.0);
+        b.lines.push(u32_of(r.o.lines as u64));
+        if b.game.len() >= BATCH_ROWS {
+            self.write_batch()?;
+        }
+        Ok(())
+    }
+
+    /// Hands the batch to the encoder (which closes a row group every
+    /// [`topitop_cli::parquet::ROW_GROUP_ROWS`] rows) and moves the bytes
+    /// it has encoded so far to the output.
+    fn write_batch(&mut self) -> anyhow::Result<()> {
+        if self.batch.game.is_empty() {
+            return Ok(());
+        }
+        let b = std::mem::take(&mut self.batch);
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(UInt64Array::from(b.game)),
+            Arc::new(UInt64Array::from(b.seed)),
+            Arc::new(UInt32Array::from(b.player)),
+            Arc::new(Float64Array::from(b.react_ms)),
+            Arc::new(UInt32Array::from(b.points)),
+            Arc::new(BooleanArray::from(b.won)),
+            Arc::new(UInt32Array::from(b.tops)),
+            Arc::new(UInt32Array::from(b.matches)),
+            Arc::new(UInt32Array::from(b.penalties)),
+            Arc::new(Float64Array::from(b.seconds)),
+            Arc::new(UInt32Array::from(b.lines)),
+        ];
+        self.writer
+            .write(&RecordBatch::try_new(Arc::clone(&self.schema), columns)?)?;
+        self.drain()
+    }
+
+    /// Moves the encoded bytes to the output. Only bytes the encoder has
+    /// already written and counted are taken out of its buffer: the
+    /// offsets in the footer come from its own count, not from the
+    /// buffer's length.
+    fn drain(&mut self) -> anyhow::Result<()> {
+        self.writer.sync()?;
+        let bytes = std::mem::take(self.writer.inner_mut());
+        self.out.write_all(&bytes)?;
+        Ok(())
+    }
+
+    fn finish(mut self) -> anyhow::Result<W> {
+        self.write_batch()?;
+        self.writer.finish()?;
+        self.drain()?;
+        Ok(self.out)
+    }
+}
