@@ -22,13 +22,7 @@ const MAX_HEADER: u64 = 256 << 20;
 /// The file cannot be read, or it has one of these formats' magic numbers
 /// but a header that does not decode; the error names the file.
 pub fn game_and_variant(path: &Path) -> Result<Option<(String, String)>, DbError> {
-    let mut magic = Vec::with_capacity(8);
-    topitop_files::open_regular(path)
-        .and_then(|f| f.take(8).read_to_end(&mut magic))
-        .map_err(|source| DbError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+    let magic = magic(path)?;
     if magic == crate::packed::MAGIC {
         let (_, _, head) = open_with_header(path, crate::packed::MAGIC, MAX_HEADER)?;
         let h = PackedHeader::decode(&head).map_err(|e| e.in_file(path))?;
@@ -40,4 +34,20 @@ pub fn game_and_variant(path: &Path) -> Result<Option<(String, String)>, DbError
     } else {
         Ok(None)
     }
+}
+
+/// The first eight bytes of the regular file at `path` (fewer if it is
+/// shorter): the magic number that tells the formats apart.
+///
+/// # Errors
+/// The file cannot be opened or read; the error names it.
+pub fn magic(path: &Path) -> Result<Vec<u8>, DbError> {
+    let mut magic = Vec::with_capacity(8);
+    topitop_files::open_regular(path)
+        .and_then(|f| f.take(8).read_to_end(&mut magic))
+        .map_err(|source| DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok(magic)
 }

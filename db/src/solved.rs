@@ -3,7 +3,6 @@
 //! values of [`crate::packed`] (remoteness from the game). The commands
 //! and the server read both through this.
 
-use std::io::Read;
 use std::path::Path;
 
 use topitop_interface::{Record, Tiered};
@@ -37,14 +36,7 @@ impl SolvedDb {
     /// The file cannot be read or is not a valid database.
     pub fn open(path: impl AsRef<Path>) -> Result<SolvedDb, DbError> {
         let path = path.as_ref();
-        let mut magic = Vec::with_capacity(8);
-        topitop_files::open_regular(path)
-            .and_then(|f| f.take(8).read_to_end(&mut magic))
-            .map_err(|source| DbError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        if magic == crate::packed::MAGIC {
+        if crate::peek::magic(path)? == crate::packed::MAGIC {
             Ok(SolvedDb::Values(PackedDb::open(path)?))
         } else {
             Ok(SolvedDb::Records(TieredDb::open(path)?))

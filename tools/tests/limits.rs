@@ -131,24 +131,20 @@ fn a_grace_longer_than_the_clock_keeps_nothing_and_does_not_panic() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// Solves Topolo 3x3 and Topple 3x3 with 4 pieces into `dir`.
+fn solve_topolo_and_topple(dir: &str) {
+    ok(&["solve", "--game", "topolo", "--board", "3x3", "--out", dir]);
+    let topple = ["--game", "topple", "--board", "3x3", "--variant", "s4"];
+    ok(&[&["solve", "--out", dir][..], &topple].concat());
+}
+
 #[test]
 fn an_empty_checkpoint_folder_is_taken_up_and_one_without_its_maker_explained() {
     let dir = temp_dir("empty-ckpt");
     let d = dir.to_str().unwrap();
     std::fs::create_dir(dir.join("topolo_3x3.ckpt")).unwrap();
     std::fs::create_dir(dir.join("topple_3x3-s4.ckpt")).unwrap();
-    ok(&["solve", "--game", "topolo", "--board", "3x3", "--out", d]);
-    ok(&[
-        "solve",
-        "--game",
-        "topple",
-        "--board",
-        "3x3",
-        "--variant",
-        "s4",
-        "--out",
-        d,
-    ]);
+    solve_topolo_and_topple(d);
     assert!(!dir.join("topolo_3x3.ckpt").exists());
     assert!(!dir.join("topple_3x3-s4.ckpt").exists());
     // Kept files that nothing says are this solve's are not resumed.
@@ -177,18 +173,7 @@ fn an_empty_checkpoint_folder_is_taken_up_and_one_without_its_maker_explained() 
 fn a_database_file_names_its_own_variant() {
     let dir = temp_dir("db-variant");
     let d = dir.to_str().unwrap();
-    ok(&["solve", "--game", "topolo", "--board", "3x3", "--out", d]);
-    ok(&[
-        "solve",
-        "--game",
-        "topple",
-        "--board",
-        "3x3",
-        "--variant",
-        "s4",
-        "--out",
-        d,
-    ]);
+    solve_topolo_and_topple(d);
     let topolo = dir.join("topolo_3x3.db");
     let topple = dir.join("topple_3x3-s4.db");
     let (topolo, topple) = (topolo.to_str().unwrap(), topple.to_str().unwrap());
