@@ -118,9 +118,16 @@ pub trait Game: Send + Sync {
 
     /// Optional: every legal move of `pos` with its estimated result for
     /// the player making it (1 a win, ½ a tie, 0 a loss), best first, from
-    /// a search given `budget` of time: for boards too large to solve. By
-    /// default none.
-    fn estimate(&self, _pos: &Self::Position, _budget: std::time::Duration) -> Option<Estimates<Self::Move>> {
+    /// a search given `budget` of time: for boards too large to solve. The
+    /// search ends early, with what it has, as soon as `stop` is set (from
+    /// another thread: the server sets it when the client has gone), and
+    /// keeps its memory bounded however long it is given. By default none.
+    fn estimate(
+        &self,
+        _pos: &Self::Position,
+        _budget: std::time::Duration,
+        _stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Estimates<Self::Move>> {
         None
     }
 

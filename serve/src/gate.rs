@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
 
 use hyper::StatusCode;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
-use tokio::net::TcpStream;
+
+use crate::socket::Socket;
 
 /// The longest request target answered; GamesmanUni's are under 100 bytes.
 pub const MAX_URI: usize = 2048;
@@ -206,7 +207,7 @@ enum Head {
 
 /// A client's socket as hyper reads it: request heads only once checked.
 pub struct Gate {
-    io: TcpStream,
+    io: Socket,
     /// Bytes read and not yet handed to hyper.
     buf: Vec<u8>,
     /// `buf[..cleared]` may go to hyper.
@@ -222,7 +223,7 @@ pub struct Gate {
 
 impl Gate {
     /// The gate of `io`, sharing `state` with the request handler.
-    pub fn new(io: TcpStream, state: Arc<ConnState>) -> Gate {
+    pub fn new(io: Socket, state: Arc<ConnState>) -> Gate {
         Gate {
             io,
             buf: Vec::new(),
@@ -283,7 +284,10 @@ impl Gate {
         if quiet >= window {
             return true;
         }
-        let deadline = tokio::time::Instant::now() + (window - quiet);
+        let Some(deadline) = tokio::time::Instant::now().checked_add(window - quiet) else {
+            // Beyond what the clock can say: never over.
+            return false;
+        };
         let sleep = self
             .last_call
             .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));

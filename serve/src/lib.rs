@@ -9,7 +9,9 @@
 //! builds the position object (shared with the command's `query` and
 //! `play`), [`gate`] checks request heads before hyper sees them,
 //! [`server`] is the HTTP layer (CORS, access log, timeouts, graceful
-//! shutdown), and [`log`] is a log output that never makes the server wait.
+//! shutdown), [`searches`] limits the searches run at once, [`socket`]
+//! lets a search learn that its client has gone, and [`log`] is a log
+//! output that never makes the server wait.
 //! [`page`] is the browser page under `/ui/`, beside GamesmanUni's routes.
 //!
 //! No game is named here. The databases are read into memory, never
@@ -22,7 +24,9 @@ pub mod log;
 pub mod page;
 pub mod response;
 pub mod routes;
+pub mod searches;
 pub mod server;
+pub mod socket;
 pub mod tiered;
 pub mod variant;
 

@@ -202,11 +202,13 @@ pub fn estimated_value(score: f64) -> &'static str {
 /// The position object of `pos` from `game`'s search given `budget`, for
 /// a position no database holds: moves best first by their estimates,
 /// each child's value the other side's view of it, remoteness unknown.
-/// `None` when the game has no search.
+/// The search ends early once `stop` is set (the answer is then for
+/// nobody). `None` when the game has no search.
 pub fn respond_estimated<G: Game>(
     game: &G,
     pos: &G::Position,
     budget: std::time::Duration,
+    stop: &std::sync::atomic::AtomicBool,
 ) -> Option<PositionResponse> {
     let done = game.primitive(pos);
     let est = if done.is_some() {
@@ -216,7 +218,7 @@ pub fn respond_estimated<G: Game>(
             moves: Vec::new(),
         }
     } else {
-        game.estimate(pos, budget)?
+        game.estimate(pos, budget, stop)?
     };
     let mover = game.player_to_move(pos);
     let moves: Vec<MoveResponse> = est
@@ -256,7 +258,7 @@ pub fn respond_estimated<G: Game>(
         estimated: Some(EstimatedBy {
             method: est.method,
             work: est.work,
-            budget_ms: budget.as_millis() as u64,
+            budget_ms: u64::try_from(budget.as_millis()).unwrap_or(u64::MAX),
         }),
     })
 }

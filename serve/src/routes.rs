@@ -7,6 +7,7 @@
 //! current set once and answers from it alone, so a replacement never
 //! shows half.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use bytes::Bytes;
@@ -257,6 +258,12 @@ impl App {
 
     /// The answer to `GET path?query`.
     pub fn get(&self, path: &str, query: Option<&str>) -> Reply {
+        self.get_until(path, query, &AtomicBool::new(false))
+    }
+
+    /// [`App::get`], giving up a search once `stop` is set (the answer is
+    /// then for nobody).
+    pub fn get_until(&self, path: &str, query: Option<&str>, stop: &AtomicBool) -> Reply {
         // One trailing slash is optional: GamesmanUni asks for `topitop/`,
         // people type `topitop`.
         let trimmed = path.strip_prefix('/').unwrap_or(path);
@@ -284,7 +291,7 @@ impl App {
                     .collect();
                 return Reply::ok(to_json(&list));
             }
-            return page_route(&snapshot, path, &segments[1..], query);
+            return page_route(&snapshot, path, &segments[1..], query, stop);
         }
         let [game, ref rest @ ..] = segments[..] else {
             return Reply::ok(snapshot.list.clone());
@@ -302,7 +309,7 @@ impl App {
         };
         match rest {
             [] => Reply::ok(v.object.clone()),
-            ["positions"] => position(v.served.as_ref(), param(query, "p")),
+            ["positions"] => position(v.served.as_ref(), param(query, "p"), stop),
             ["instructions"] => {
                 let locale = param(query, "locale").unwrap_or_else(|| "en-US".into());
                 let md = v.served.instructions(&locale);
@@ -314,7 +321,13 @@ impl App {
 }
 
 /// The browser page's routes, under `/ui/`.
-fn page_route(snapshot: &Snapshot, path: &str, rest: &[&str], query: Option<&str>) -> Reply {
+fn page_route(
+    snapshot: &Snapshot,
+    path: &str,
+    rest: &[&str],
+    query: Option<&str>,
+    stop: &AtomicBool,
+) -> Reply {
     let variant = |game: &str, variant: &str| -> Result<Arc<dyn ServedVariant>, Reply> {
         Ok(snapshot.game(game)?.variant(variant)?.served.clone())
     };
@@ -324,7 +337,7 @@ fn page_route(snapshot: &Snapshot, path: &str, rest: &[&str], query: Option<&str
             Err(reply) => reply,
         },
         ["position", game, id] => match variant(game, id) {
-            Ok(v) => match position_object(v.as_ref(), param(query, "p")) {
+            Ok(v) => match position_object(v.as_ref(), param(query, "p"), stop) {
                 Ok((p, object)) => {
                     /// GamesmanUni's position object, the player to move and
                     /// whether games come to the position.
@@ -374,8 +387,8 @@ fn param(query: Option<&str>, name: &str) -> Option<String> {
 }
 
 /// Route 4: the position object of `p`, or why there is none.
-fn position(v: &dyn ServedVariant, p: Option<String>) -> Reply {
-    match position_object(v, p) {
+fn position(v: &dyn ServedVariant, p: Option<String>, stop: &AtomicBool) -> Reply {
+    match position_object(v, p, stop) {
         Ok((_, r)) => Reply::ok(to_json(&r)),
         Err(reply) => reply,
     }
@@ -386,6 +399,7 @@ fn position(v: &dyn ServedVariant, p: Option<String>) -> Reply {
 fn position_object(
     v: &dyn ServedVariant,
     p: Option<String>,
+    stop: &AtomicBool,
 ) -> Result<(String, crate::response::PositionResponse), Reply> {
     let Some(p) = p else {
         return Err(Reply::error(
@@ -396,7 +410,7 @@ fn position_object(
             ),
         ));
     };
-    match v.position(&p) {
+    match v.position_until(&p, stop) {
         Ok(r) => Ok((p, r)),
         Err(PositionError::Invalid(why)) => Err(Reply::error(
             StatusCode::BAD_REQUEST,

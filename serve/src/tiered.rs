@@ -5,6 +5,7 @@
 //! answer comes from the interface and that source alone.
 
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -114,12 +115,16 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
     }
 
     fn position(&self, p: &str) -> Result<PositionResponse, PositionError> {
+        self.position_until(p, &AtomicBool::new(false))
+    }
+
+    fn position_until(&self, p: &str, stop: &AtomicBool) -> Result<PositionResponse, PositionError> {
         let pos = self.game.parse_position(p).map_err(PositionError::Invalid)?;
         match &self.answers {
             Answers::Db(db) => {
                 respond_game(&self.game, db, &pos).map_err(|e| PositionError::from_db(e, p, &self.name))
             }
-            Answers::Search(budget) => respond_estimated(&self.game, &pos, *budget)
+            Answers::Search(budget) => respond_estimated(&self.game, &pos, *budget, stop)
                 .ok_or_else(|| PositionError::Database(format!("{} has no search", self.game.name()))),
         }
     }

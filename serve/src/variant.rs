@@ -4,6 +4,7 @@
 //! ([`crate::tiered::TieredVariant`]) and Topitop's variants (served from
 //! its own format by `topitop-game-solved`) are served through this alone.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use topitop_db::DbError;
@@ -66,9 +67,21 @@ pub trait ServedVariant: Send + Sync {
     /// if it is a position of the variant.
     fn reachable(&self, p: &str) -> Option<bool>;
     /// Optional: true when answering a position takes long (a search,
-    /// not a lookup): the server answers it off its I/O threads.
+    /// not a lookup): the server answers it off its I/O threads, a few at
+    /// a time, and gives it up when its client has gone
+    /// ([`ServedVariant::position_until`]).
     fn answers_slowly(&self) -> bool {
         false
+    }
+    /// Optional: [`ServedVariant::position`], given up as soon as `stop`
+    /// is set (the answer is then for nobody, and may be anything). A
+    /// variant that answers slowly implements it; by default the answer
+    /// is a lookup, quick enough to finish.
+    ///
+    /// # Errors
+    /// As [`ServedVariant::position`].
+    fn position_until(&self, p: &str, _stop: &AtomicBool) -> Result<PositionResponse, PositionError> {
+        self.position(p)
     }
     /// The drawings of the pieces and board for the browser page (by
     /// default none: plain discs).

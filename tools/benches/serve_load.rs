@@ -7,11 +7,18 @@
 //! small 2/2/2/2 game is solved first. `SERVE_LOAD_CLIENTS` (default 4)
 //! sets the number of client connections, `SERVE_LOAD_REQUESTS` (default
 //! 100000) the requests per measured round.
+//!
+//! `SERVE_LOAD_SEARCHES=N` (default 0) adds a last round: N requests for
+//! the 8×8 Topolo start, which only a search answers, sent at once on N
+//! connections, half of them closed at once, while one client looks up a
+//! Topitop position every 0.2 s. It prints the lookups' slowest time, the
+//! server's most threads, and how the searches were answered (searched,
+//! refused with 503, given up because the client went).
 
 #[path = "../tests/support/http.rs"]
 mod http;
 
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -138,6 +145,81 @@ fn percentile(sorted: &[u32], p: f64) -> u32 {
         .unwrap_or(0)
 }
 
+fn threads(pid: u32) -> usize {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|n| n.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// The search round: `n` 8×8 requests at once, every other one closed at
+/// once, while a client looks up a position every 0.2 s. Returns the
+/// lookup errors.
+fn search_flood(addr: SocketAddr, pid: u32, n: usize, lookup: &str, log: &Path) -> usize {
+    let empty = ["........"; 8].join("/");
+    let raw = format!("GET /topolo/8x8/positions/?p={empty} HTTP/1.1\r\nHost: x\r\n\r\n");
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let start = Instant::now();
+    let (slowest, lookups, errors, most) = std::thread::scope(|s| {
+        let looking = s.spawn(|| {
+            let (mut slowest, mut lookups, mut errors, mut most) = (Duration::ZERO, 0, 0, 0);
+            let mut c = http::Client::connect(addr).ok();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let t = Instant::now();
+                match c.as_mut().map(|k| k.get(lookup)) {
+                    Some(Ok(r)) if r.status == 200 => {}
+                    _ => {
+                        errors += 1;
+                        c = http::Client::connect(addr).ok();
+                    }
+                }
+                slowest = slowest.max(t.elapsed());
+                lookups += 1;
+                most = most.max(threads(pid));
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            (slowest, lookups, errors, most)
+        });
+        let mut kept = Vec::new();
+        for i in 0..n {
+            if let Ok(mut c) = std::net::TcpStream::connect(addr) {
+                if c.write_all(raw.as_bytes()).is_ok() && i % 2 == 0 {
+                    kept.push(c);
+                }
+            }
+        }
+        for c in kept {
+            let _ = c.set_read_timeout(Some(ROUND_LIMIT));
+            let _ = http::read_response(&mut std::io::BufReader::new(c), false);
+        }
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        looking.join().unwrap_or_default()
+    });
+    // The access log is written within 20 ms of each line.
+    std::thread::sleep(Duration::from_millis(200));
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let count = |status: &str| {
+        text.lines()
+            .filter(|l| l.contains("uri=/topolo/8x8/") && l.contains(status))
+            .count()
+    };
+    println!(
+        "searches: {n} 8x8 requests at once, half closed at once, answered in {:.1} s: {} searched, \
+         {} refused (503), {} given up (client gone); lookups every 0.2 s: {lookups}, slowest {:.1} ms, \
+         {errors} errors; at most {most} server threads",
+        start.elapsed().as_secs_f64(),
+        count("status=200"),
+        count("status=503"),
+        count("status=499"),
+        slowest.as_secs_f64() * 1000.0,
+    );
+    errors
+}
+
 fn start_server(dir: &Path, budget: &str, log: &Path) -> (std::process::Child, SocketAddr) {
     let mut child = Command::new(BIN)
         .args(["serve", "--dir", dir.to_str().unwrap_or("."), "--budget", budget])
@@ -210,6 +292,10 @@ fn main() {
             res.errors,
             rss_kb(pid)
         );
+    }
+    let searches = env_or("SERVE_LOAD_SEARCHES", 0);
+    if searches > 0 {
+        total_errors += search_flood(addr, pid, searches, &targets[0], &log);
     }
     let _ = Command::new("kill").args(["-TERM", &pid.to_string()]).status();
     let status = server.wait().expect("wait for the server");

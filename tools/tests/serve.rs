@@ -1272,3 +1272,146 @@ fn a_search_does_not_hold_up_lookups() {
     assert_eq!(est.json()["estimated"]["method"], "mcts");
     assert!(looked_up < searched, "the lookup waited for the search to end");
 }
+
+/// The threads of process `pid` now.
+fn threads_of(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no thread count in {status}"))
+}
+
+/// The 8x8 Topolo start, which only a search answers.
+const EMPTY_8X8: &str = "......../......../......../......../......../......../......../........";
+
+#[test]
+fn a_flood_of_searches_never_holds_up_lookups() {
+    // Before, each of these requests got a search of its own on threads of
+    // its own (1,000 requests: 1,087 threads, lookups 8 s), and one whose
+    // client had gone searched all the same.
+    let server = start(shared(), "flood", &[]);
+    let (a, pid) = (server.addr, server.child.id());
+    let idle_threads = threads_of(pid);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (sent, kept_every) = (300, 3);
+    let raw = format!("GET /topolo/8x8/positions/?p={EMPTY_8X8} HTTP/1.1\r\nHost: x\r\n\r\n");
+    let (lookups, answers) = std::thread::scope(|s| {
+        let _stop = StopOnDrop(&stop);
+        // A lookup every 20 ms, timed, and the server's threads counted.
+        let looking = s.spawn(|| {
+            let mut c = Client::connect(a).unwrap();
+            let (mut slowest, mut done, mut most_threads) = (Duration::ZERO, 0, 0);
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let asked = Instant::now();
+                let r = c.get("/topitop/regular/positions/?p=1_---------").unwrap();
+                slowest = slowest.max(asked.elapsed());
+                assert_eq!(r.status, 200);
+                done += 1;
+                most_threads = most_threads.max(threads_of(pid));
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            (slowest, done, most_threads)
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        // The flood: every request sent at once; two in three clients go
+        // without waiting for their answer.
+        let mut kept = Vec::new();
+        for i in 0..sent {
+            let mut c = TcpStream::connect(a).unwrap();
+            c.write_all(raw.as_bytes()).unwrap();
+            if i % kept_every == 0 {
+                kept.push(c);
+            }
+        }
+        let answers: Vec<support::http::Response> = kept
+            .into_iter()
+            .map(|c| {
+                c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+                support::http::read_response(&mut BufReader::new(c), false).unwrap()
+            })
+            .collect();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (looking.join().unwrap(), answers)
+    });
+    let (slowest, done, most_threads) = lookups;
+    println!("{done} lookups, the slowest {slowest:?}; at most {most_threads} threads ({idle_threads} idle)");
+    assert!(done >= 10, "{done} lookups");
+    assert!(slowest < Duration::from_millis(200), "a lookup took {slowest:?}");
+    // One search at a time on every core, the I/O threads, the log: a
+    // handful, not one a request.
+    assert!(
+        most_threads <= idle_threads + 12,
+        "{most_threads} threads (idle: {idle_threads})"
+    );
+    let searched = answers.iter().filter(|r| r.status == 200).count();
+    assert!(searched >= 1, "some searches are answered");
+    for r in &answers {
+        match r.status {
+            200 => assert_eq!(r.json()["estimated"]["method"], "mcts"),
+            503 => {
+                assert_eq!(r.header("retry-after"), Some("2"), "{r:?}");
+                assert_cors(r);
+                let e = r.json()["error"].as_str().unwrap().to_string();
+                assert!(e.contains("busy") && e.contains("ask again"), "{e}");
+            }
+            s => panic!("status {s}: {r:?}"),
+        }
+    }
+    assert!(answers.iter().any(|r| r.status == 503), "the queue is short");
+    // Every request is logged: searched (200), refused (503), or given up
+    // because its client went (499), before or while searching.
+    wait_for_log(&server, "uri=/topolo/8x8/", sent);
+    let log = server.log();
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains("uri=/topolo/8x8/")).collect();
+    let count = |status: &str| lines.iter().filter(|l| l.contains(status)).count();
+    assert_eq!(count("status=200"), searched, "{}", tail(&log));
+    assert!(count("status=499") >= 1, "{}", tail(&log));
+    assert_eq!(
+        count("status=200") + count("status=503") + count("status=499"),
+        sent
+    );
+}
+
+#[test]
+fn an_idle_timeout_past_what_the_clock_can_add_is_refused() {
+    // Before, the server started and every connection panicked a worker
+    // ("overflow when adding duration to instant"), the client unanswered.
+    let dir = shared();
+    for (option, value) in [
+        ("--idle-timeout", "9223372036854775807"),
+        ("--idle-timeout", "86401"),
+        ("--idle-timeout", "0"),
+        ("--reload-interval", "18446744073709551615"),
+        ("--searches", "0"),
+        ("--search-queue", "1001"),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_topitop"))
+            .args(["serve", "--dir", dir.to_str().unwrap(), "--bind", "127.0.0.1:0"])
+            .args([option, value])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{option} {value}: the server started");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{option} {value}: {err}");
+        assert!(
+            err.contains(&format!("{option} {value}")) && !err.contains("panicked"),
+            "{option} {value}: {err}"
+        );
+    }
+    // A day is taken, and answered.
+    let server = start(dir, "day", &["--idle-timeout", "86400"]);
+    assert_eq!(get(server.addr, "/topitop/").status, 200);
+}

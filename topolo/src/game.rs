@@ -79,18 +79,22 @@ impl Game for Topolo {
     }
 
     /// Monte Carlo tree search on every core ([`crate::search`]; the
-    /// benchmark in docs/topolo.md chose it over alpha-beta).
-    fn estimate(&self, pos: &Position, budget: std::time::Duration) -> Option<Estimates<Move>> {
+    /// benchmark in docs/topolo.md chose it over alpha-beta), its trees
+    /// within [`crate::search::MEMORY`].
+    fn estimate(
+        &self,
+        pos: &Position,
+        budget: std::time::Duration,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Estimates<Move>> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let r = crate::search::rank(
-            self,
-            pos,
-            crate::search::Method::Mcts,
-            budget,
-            u64::MAX,
-            threads,
-            1,
-        );
+        let budget = crate::search::Budget {
+            time: budget,
+            playouts: u64::MAX,
+            memory: crate::search::MEMORY,
+            stop,
+        };
+        let r = crate::search::rank_within(self, pos, crate::search::Method::Mcts, &budget, threads, 1);
         Some(Estimates {
             method: if r.exact {
                 "exact"

@@ -98,8 +98,11 @@ impl Source {
     ) -> anyhow::Result<topitop_serve::PositionResponse> {
         match self {
             Source::Db(db) => Ok(topitop_serve::respond_game(game, db, pos)?),
-            Source::Search(budget) => topitop_serve::response::respond_estimated(game, pos, *budget)
-                .ok_or_else(|| anyhow::anyhow!("{} has no search", game.name())),
+            Source::Search(budget) => {
+                let never = std::sync::atomic::AtomicBool::new(false);
+                topitop_serve::response::respond_estimated(game, pos, *budget, &never)
+                    .ok_or_else(|| anyhow::anyhow!("{} has no search", game.name()))
+            }
         }
     }
 

@@ -32,7 +32,7 @@ pub fn run(games: &Games, args: Args) -> anyhow::Result<()> {
 }
 
 fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
-    anyhow::ensure!(args.idle_timeout > 0, "--idle-timeout must be at least 1 second");
+    check_options(&args)?;
     let threads = args.threads.map(check_threads).transpose()?;
     let mut served = Vec::new();
     let mut missing = Vec::new();
@@ -90,6 +90,8 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
         .context("cannot start the server runtime")?;
     let limits = Limits {
         idle: Duration::from_secs(args.idle_timeout),
+        searches: args.searches,
+        search_queue: args.search_queue,
         ..Limits::default()
     };
     let result = runtime.block_on(async {
@@ -126,6 +128,42 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
     // A database check under way is not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));
     result
+}
+
+/// The most `--searches`: each search already uses every core.
+const MAX_SEARCHES: usize = 64;
+/// The most `--search-queue`: a longer queue only makes clients wait
+/// minutes for answers they have likely given up on.
+const MAX_SEARCH_QUEUE: usize = 1000;
+
+/// Refuses options out of range, each with the range and what it is for.
+fn check_options(args: &Args) -> anyhow::Result<()> {
+    let day = server::MAX_IDLE.as_secs();
+    anyhow::ensure!(
+        (1..=day).contains(&args.idle_timeout),
+        "--idle-timeout {} is out of range: give 1 to {day} seconds (a day); a connection is closed \
+         after that long without a request",
+        args.idle_timeout
+    );
+    anyhow::ensure!(
+        args.reload_interval <= day,
+        "--reload-interval {} is over a day ({day} s): give 0 to never look at the database files \
+         again, or at most {day}",
+        args.reload_interval
+    );
+    anyhow::ensure!(
+        (1..=MAX_SEARCHES).contains(&args.searches),
+        "--searches {} is out of range: give 1 to {MAX_SEARCHES} (each search already uses every core)",
+        args.searches
+    );
+    anyhow::ensure!(
+        args.search_queue <= MAX_SEARCH_QUEUE,
+        "--search-queue {} is over {MAX_SEARCH_QUEUE}: a client that waits behind that many searches \
+         has given up long before its turn; give at most {MAX_SEARCH_QUEUE} (0: refuse any search that \
+         cannot start at once)",
+        args.search_queue
+    );
+    Ok(())
 }
 
 /// The access log and other events go to standard error at info level,
@@ -293,4 +331,12 @@ pub struct Args {
     /// valid database is served from then on (0: never look).
     #[arg(long, default_value_t = 1, value_name = "SECS")]
     pub reload_interval: u64,
+    /// Searches (boards answered by search, e.g. 8×8 Topolo) run at once;
+    /// each already uses every core.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub searches: usize,
+    /// Searches that may wait for their turn; beyond them a search is
+    /// refused at once with 503 and `Retry-After`.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub search_queue: usize,
 }
