@@ -212,7 +212,10 @@ fn a_board_has_one_spelling_for_every_game() {
             let o = topitop(&["perft", "1", "--game", game, "--board", board]);
             assert_eq!(o.status.code(), Some(2), "{game} {board:?}: {}", stdout(&o));
             let e = stderr(&o);
-            assert!(e.contains(&format!("board {board:?}")) && e.contains("RxC"), "{game} {board:?}: {e}");
+            assert!(
+                e.contains(&format!("board {board:?}")) && e.contains("RxC"),
+                "{game} {board:?}: {e}"
+            );
         }
     }
     for game in ["topolo", "topple"] {
