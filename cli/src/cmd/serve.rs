@@ -324,19 +324,19 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Seconds a connection may go without a complete request before it is
-    /// closed (idle keep-alive, slow clients).
+    /// closed (idle keep-alive, slow clients): 1 to 86400 (a day).
     #[arg(long, default_value_t = 30, value_name = "SECS")]
     pub idle_timeout: u64,
     /// Seconds between looks at the database files: a file replaced by a
-    /// valid database is served from then on (0: never look).
+    /// valid database is served from then on (0: never look; at most a day).
     #[arg(long, default_value_t = 1, value_name = "SECS")]
     pub reload_interval: u64,
-    /// Searches (boards answered by search, e.g. 8×8 Topolo) run at once;
-    /// each already uses every core.
+    /// Searches (boards answered by search, e.g. 8×8 Topolo) run at once,
+    /// 1 to 64; each already uses every core.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub searches: usize,
-    /// Searches that may wait for their turn; beyond them a search is
-    /// refused at once with 503 and `Retry-After`.
+    /// Searches that may wait for their turn (at most 1000); beyond them a
+    /// search is refused at once with 503 and `Retry-After`.
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub search_queue: usize,
 }
