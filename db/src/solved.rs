@@ -231,3 +231,185 @@ fn remoteness<G: Tiered>(game: &G, tier: G::Tier) -> Result<u16, DbError> {
         )
     })
 }
+
+/// Indices in a chunk of [`SolvedDb::tier_chunks`]: a block of a records
+/// database, and as many of a value database's.
+pub const CHUNK_RECORDS: u64 = crate::tiered::BLOCK_RECORDS;
+
+/// One tier's records in chunks of [`CHUNK_RECORDS`] (the last fewer), in
+/// index order, for a pass over a whole database that holds one chunk at
+/// a time: a records database's blocks are decompressed without being
+/// kept, a value database's tier is read as its packed bytes (a fifth of
+/// a byte an index) and expanded a chunk at a time.
+pub struct TierChunks<'a> {
+    source: ChunkSource<'a>,
+    /// The next chunk's number.
+    next: u64,
+    /// Chunks in the tier.
+    count: u64,
+}
+
+enum ChunkSource<'a> {
+    Records {
+        db: &'a TieredDb,
+        t: usize,
+    },
+    Values {
+        db: &'a PackedDb,
+        t: usize,
+        packed: Vec<u8>,
+        remoteness: u16,
+    },
+}
+
+impl SolvedDb {
+    /// The records of tier number `t` (its place in the file), `tier`
+    /// being that tier of `game`, a chunk at a time ([`TierChunks`]).
+    ///
+    /// # Errors
+    /// A value database of a game that does not give the remoteness, or a
+    /// damaged block of the tier's packed bytes (a records database's
+    /// blocks are checked as each chunk is read).
+    pub fn tier_chunks<G: Tiered>(
+        &self,
+        game: &G,
+        tier: G::Tier,
+        t: usize,
+    ) -> Result<TierChunks<'_>, DbError> {
+        let (source, size) = match self {
+            SolvedDb::Records(db) => (ChunkSource::Records { db, t }, db.header().tiers[t].size),
+            SolvedDb::Values(db) => (
+                ChunkSource::Values {
+                    db,
+                    t,
+                    packed: db.tier_bytes(t)?,
+                    remoteness: remoteness(game, tier)?,
+                },
+                db.header().tiers[t].size,
+            ),
+        };
+        Ok(TierChunks {
+            source,
+            next: 0,
+            count: size.div_ceil(CHUNK_RECORDS),
+        })
+    }
+}
+
+impl Iterator for TierChunks<'_> {
+    type Item = Result<Vec<Record>, DbError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next == self.count {
+            return None;
+        }
+        let k = self.next;
+        self.next += 1;
+        Some(match &self.source {
+            ChunkSource::Records { db, t } => db.block_records(*t, k as usize),
+            ChunkSource::Values {
+                db,
+                t,
+                packed,
+                remoteness,
+            } => values_chunk(db, *t, packed, k, *remoteness),
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = usize::try_from(self.count - self.next).unwrap_or(usize::MAX);
+        (left, Some(left))
+    }
+}
+
+/// Chunk `k` of tier `t` of a value database, from the tier's `packed`
+/// bytes, each value at the tier's `remoteness`.
+fn values_chunk(
+    db: &PackedDb,
+    t: usize,
+    packed: &[u8],
+    k: u64,
+    remoteness: u16,
+) -> Result<Vec<Record>, DbError> {
+    use crate::packed::{digit, trit, PER_BYTE};
+    use topitop_interface::Value;
+    // The value of each digit, from the packing's own mapping.
+    let mut of_digit = [Value::Win; 3];
+    for v in [Value::Win, Value::Lose, Value::Tie] {
+        of_digit[usize::from(trit(v))] = v;
+    }
+    let tier = &db.header().tiers[t];
+    let start = k * CHUNK_RECORDS;
+    let end = tier.size.min(start + CHUNK_RECORDS);
+    (start..end)
+        .map(|i| {
+            let at = (i / PER_BYTE) as usize;
+            let byte = packed[at];
+            let d = digit(byte, i % PER_BYTE).ok_or_else(|| {
+                DbError::corrupt(format!("tier {}", tier.name), format!("byte {at}: {byte:#04x}"))
+                    .in_file(db.path())
+            })?;
+            Ok(Record::new(of_digit[usize::from(d)], remoteness))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod chunk_tests {
+    use super::*;
+    use crate::packed::{pack, write_packed, PackedHeader, PackedTier};
+
+    #[test]
+    fn a_value_tier_in_chunks_is_the_tier() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g_v.db");
+        // Sizes across a chunk's edge, and a chunk's edge in mid-byte
+        // (CHUNK_RECORDS is not a multiple of five).
+        let sizes = [3u64, CHUNK_RECORDS, 2 * CHUNK_RECORDS + 7];
+        let (mut data, mut tiers) = (Vec::new(), Vec::new());
+        for (k, &size) in sizes.iter().enumerate() {
+            let trits: Vec<u8> = (0..size).map(|i| ((i * 5 + k as u64) % 3) as u8).collect();
+            let mut counts = [0u64; 3];
+            for &t in &trits {
+                counts[usize::from(t)] += 1;
+            }
+            pack(trits, &mut data);
+            tiers.push(PackedTier {
+                name: format!("t{k}"),
+                size,
+                counts,
+                positions: size,
+            });
+        }
+        let header = PackedHeader {
+            game: "g".into(),
+            variant: "v".into(),
+            program: "test".into(),
+            symmetric: false,
+            max_remoteness: 7,
+            tiers,
+            blocks: Vec::new(),
+        };
+        write_packed(&path, header, &data).unwrap();
+        let db = PackedDb::open(&path).unwrap();
+        for (t, &size) in sizes.iter().enumerate() {
+            let packed = db.tier_bytes(t).unwrap();
+            let chunks: Vec<Vec<Record>> = (0..size.div_ceil(CHUNK_RECORDS))
+                .map(|k| values_chunk(&db, t, &packed, k, 7).unwrap())
+                .collect();
+            assert!(chunks.iter().all(|c| c.len() as u64 <= CHUNK_RECORDS));
+            let expected: Vec<Record> = db
+                .tier_values(t)
+                .unwrap()
+                .into_iter()
+                .map(|v| Record::new(v, 7))
+                .collect();
+            assert_eq!(chunks.concat(), expected, "tier {t}");
+        }
+        // A byte no packing makes is refused, naming the tier and the file.
+        let mut bad = db.tier_bytes(2).unwrap();
+        bad[CHUNK_RECORDS as usize / 5 + 1] = 250;
+        let e = values_chunk(&db, 2, &bad, 1, 7).unwrap_err().to_string();
+        assert!(e.contains("tier t2") && e.contains("g_v.db"), "{e}");
+    }
+}

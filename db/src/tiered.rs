@@ -500,7 +500,8 @@ impl TieredDb {
         self.bytes.len() as u64
     }
 
-    /// The records of block `k` of tier `t`, decompressed and checked.
+    /// The records of block `k` of tier `t`, decompressed and checked,
+    /// and kept for the next read.
     fn block(&self, t: usize, k: usize) -> Result<Arc<Vec<u16>>, DbError> {
         let mut slot = self.blocks[t][k].lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(b) = slot.as_ref() {
@@ -509,6 +510,31 @@ impl TieredDb {
         let records = Arc::new(self.decompress(t, k)?);
         *slot = Some(Arc::clone(&records));
         Ok(records)
+    }
+
+    /// The records of block `k` of tier `t` (at most [`BLOCK_RECORDS`]),
+    /// decompressed and checked but not kept: a pass over the whole file
+    /// (an export) holds one block at a time instead of every block.
+    ///
+    /// # Errors
+    /// A damaged block.
+    pub fn block_records(&self, t: usize, k: usize) -> Result<Vec<Record>, DbError> {
+        let cached = self.blocks[t][k]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let decoded;
+        let bits: &[u16] = match &cached {
+            Some(b) => b,
+            None => {
+                decoded = self.decompress(t, k)?;
+                &decoded
+            }
+        };
+        Ok(bits
+            .iter()
+            .map(|&r| Record::from_bits(r).unwrap_or(Record::UNSOLVED))
+            .collect())
     }
 
     /// The records of block `k` of tier `t`, checked and decompressed from
@@ -770,5 +796,34 @@ mod tests {
         std::fs::write(&p, b"TOPITOPDxxxxxxxxxxxxxxxx").unwrap();
         let e = TieredDb::open(&p).err().unwrap().to_string();
         assert!(e.contains("bad magic"), "{e}");
+    }
+
+    #[test]
+    fn blocks_read_for_a_pass_are_the_tiers_and_are_not_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("toy_v.db");
+        let tiers = sample();
+        let refs: Vec<(String, &[Record])> = tiers.iter().map(|(n, r)| (n.clone(), r.as_slice())).collect();
+        write_tiered(&path, &meta(), &refs).unwrap();
+        let db = TieredDb::open(&path).unwrap();
+        for (t, (_, records)) in tiers.iter().enumerate() {
+            let read: Vec<Record> = (0..db.header().tiers[t].blocks.len())
+                .flat_map(|k| db.block_records(t, k).unwrap())
+                .collect();
+            assert_eq!(&read, records);
+        }
+        let kept = db
+            .blocks
+            .iter()
+            .flatten()
+            .filter(|s| s.lock().unwrap().is_some())
+            .count();
+        assert_eq!(kept, 0, "a pass over the file keeps no block");
+        // A block a lookup has kept is read from there.
+        assert_eq!(db.get("a", 3).unwrap(), tiers[0].1[3]);
+        assert_eq!(
+            db.block_records(0, 0).unwrap(),
+            tiers[0].1[..BLOCK_RECORDS as usize]
+        );
     }
 }

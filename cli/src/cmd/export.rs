@@ -10,50 +10,30 @@
 //! value names, `remoteness` u16 (null for draws), `reachable` boolean,
 //! zstd pages, the game in the file's key-value metadata (`topitop.game`,
 //! `.variant`, `.program`, `.table`).
+//!
+//! Every format streams: the rows are made a chunk of the database at a
+//! time ([`walk`]) and written as they are made, Parquet a batch of rows
+//! at a time ([`columns`]), and `--summary` counts in the same single pass
+//! ([`summary`]). Memory stays at a few chunks' rows whatever the size of
+//! the database, and the first row is out as soon as the first chunk is
+//! read.
 
-use std::collections::BTreeMap;
+mod columns;
+mod summary;
+mod text;
+mod walk;
+
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use arrow_array::types::Int8Type;
-use arrow_array::{
-    ArrayRef, BooleanArray, DictionaryArray, Int8Array, RecordBatch, StringArray, UInt16Array,
-};
-use arrow_schema::{DataType, Field, Schema};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
-use topitop_interface::{Record, Tiered, Value};
+use topitop_interface::{Tiered, Value};
 
-use super::{open, value_name};
+use super::open;
 use crate::common::DbArgs;
 use crate::output::Output;
 use crate::parquet::{check_target, write_summary};
-
-/// The names of the value dictionary, in [`value_key`] order.
-const VALUE_NAMES: [&str; 4] = ["win", "lose", "tie", "draw"];
-
-fn value_key(v: Value) -> i8 {
-    match v {
-        Value::Win => 0,
-        Value::Lose => 1,
-        Value::Tie => 2,
-        Value::Draw => 3,
-    }
-}
-
-/// A row of the positions table.
-struct Row {
-    position: String,
-    tier: String,
-    record: Record,
-    /// The class's stored position, with `--all-symmetries`.
-    canonical: Option<String>,
-    /// With `--mark-reachable`.
-    reachable: Option<bool>,
-}
+use walk::Walk;
 
 /// Runs `export` on `game`.
 ///
@@ -83,49 +63,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         .unwrap_or_else(|| super::db_path(&game, &args.db.dir));
     let mut output = Output::open(args.out.as_deref(), &[&path])?;
     let db = open(&game, &args.db)?;
-    let by_name: BTreeMap<String, G::Tier> =
-        game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
-    // A database of values holds one at every index, those that name no
-    // position included (they hold another image's).
-    let values_only = matches!(db, topitop_db::SolvedDb::Values(_));
-    let mut rows: Vec<Row> = Vec::new();
-    for (k, t) in db.tiers().into_iter().enumerate() {
-        let name = t.name;
-        let tier = *by_name
-            .get(&name)
-            .ok_or_else(|| anyhow::anyhow!("tier {name} is not one of {} {}", game.name(), game.variant()))?;
-        let records = db.tier_records(&game, tier, k)?;
-        for (i, rec) in records.iter().enumerate() {
-            let Some(v) = rec.value() else { continue };
-            if !values.is_empty() && !values.contains(&v) {
-                continue;
-            }
-            let pos = match game.position(tier, i as u64) {
-                Some(p) if !values_only || !db.symmetric() || game.canonical(&p) == p => p,
-                _ if values_only => continue,
-                _ => anyhow::bail!("tier {name} index {i} holds a record but no position"),
-            };
-            let reachable = game.reachable(&pos);
-            if args.reachable && !reachable {
-                continue;
-            }
-            let row = |image: &G::Position, canonical: Option<String>| Row {
-                position: game.format_position(image),
-                tier: name.clone(),
-                record: *rec,
-                canonical,
-                reachable: args.mark_reachable.then_some(reachable),
-            };
-            if args.all_symmetries {
-                let key = game.format_position(&pos);
-                for image in game.images(&pos) {
-                    rows.push(row(&image, Some(key.clone())));
-                }
-            } else {
-                rows.push(row(&pos, None));
-            }
-        }
-    }
+    let walk = Walk::new(&game, &db, values, args.reachable, args.all_symmetries)?;
     let meta = |table: &str| {
         [
             ("topitop.game", game.name().to_string()),
@@ -143,177 +81,28 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     };
     let out = output.writer();
     if args.summary {
-        let mut counts: BTreeMap<(String, &'static str, i64), u64> = BTreeMap::new();
-        for Row { tier, record, .. } in &rows {
-            let rem = if record.value() == Some(Value::Draw) {
-                -1
-            } else {
-                i64::from(record.remoteness())
-            };
-            *counts
-                .entry(("all".into(), value_name(*record), rem))
-                .or_default() += 1;
-            *counts
-                .entry((tier.clone(), value_name(*record), rem))
-                .or_default() += 1;
-        }
-        let summary = counts.into_iter().map(|((t, v, r), n)| (t, v, r, n));
+        let rows = summary::summarize(&walk)?.into_iter();
         if args.format == Format::Parquet {
-            write_summary(out, summary, meta("summary"))?;
+            write_summary(out, rows, meta("summary"))?;
         } else {
-            write_summary_text(out, args.format, summary)?;
+            text::write_summary(out, args.format, rows)?;
         }
     } else if args.format == Format::Parquet {
-        write_parquet(out, &rows, &args, meta("positions"))?;
+        let tiers = db.tiers().into_iter().map(|t| t.name).collect();
+        let (canonical, reachable) = (args.all_symmetries, args.mark_reachable);
+        let mut table = columns::Table::new(out, tiers, canonical, reachable, meta("positions"))?;
+        walk.run(|rows| Ok(columns::cells(&walk, rows)), |cells| table.push(cells))?;
+        table.finish()?;
     } else {
-        write_text(out, args.format, &rows, &args)?;
+        text::write_header(out, &args)?;
+        walk.run(
+            |rows| text::lines(&walk, rows, &args),
+            |lines| Ok(out.write_all(&lines)?),
+        )?;
     }
     if let Some(p) = output.finish()? {
         eprintln!("wrote {}", p.display());
     }
-    Ok(())
-}
-
-fn remoteness_text(r: Record) -> String {
-    if r.value() == Some(Value::Draw) {
-        String::new()
-    } else {
-        r.remoteness().to_string()
-    }
-}
-
-fn write_text(out: &mut impl Write, format: Format, rows: &[Row], args: &Args) -> anyhow::Result<()> {
-    let sep = if format == Format::Csv { "," } else { "\t" };
-    if format != Format::Jsonl {
-        let mut header = ["position", "tier", "value", "remoteness"].join(sep);
-        for name in args.extra_columns() {
-            header.push_str(sep);
-            header.push_str(name);
-        }
-        writeln!(out, "{header}")?;
-    }
-    for r in rows {
-        if format == Format::Jsonl {
-            let rem = if r.record.value() == Some(Value::Draw) {
-                serde_json::Value::Null
-            } else {
-                r.record.remoteness().into()
-            };
-            let mut row = serde_json::json!({"position": r.position, "tier": r.tier, "value": value_name(r.record), "remoteness": rem});
-            if let Some(c) = &r.canonical {
-                row["canonical"] = c.as_str().into();
-            }
-            if let Some(reached) = r.reachable {
-                row["reachable"] = reached.into();
-            }
-            writeln!(out, "{row}")?;
-        } else {
-            write!(
-                out,
-                "{}{sep}{}{sep}{}{sep}{}",
-                r.position,
-                r.tier,
-                value_name(r.record),
-                remoteness_text(r.record)
-            )?;
-            if let Some(c) = &r.canonical {
-                write!(out, "{sep}{c}")?;
-            }
-            if let Some(reached) = r.reachable {
-                write!(out, "{sep}{reached}")?;
-            }
-            writeln!(out)?;
-        }
-    }
-    Ok(())
-}
-
-fn write_summary_text(
-    out: &mut impl Write,
-    format: Format,
-    rows: impl Iterator<Item = (String, &'static str, i64, u64)>,
-) -> anyhow::Result<()> {
-    let sep = if format == Format::Csv { "," } else { "\t" };
-    if format != Format::Jsonl {
-        writeln!(out, "tier{sep}value{sep}remoteness{sep}count")?;
-    }
-    for (tier, v, r, n) in rows {
-        if format == Format::Jsonl {
-            let rem = if r < 0 { serde_json::Value::Null } else { r.into() };
-            writeln!(
-                out,
-                "{}",
-                serde_json::json!({"tier": tier, "value": v, "remoteness": rem, "count": n})
-            )?;
-        } else {
-            let rem = if r < 0 { String::new() } else { r.to_string() };
-            writeln!(out, "{tier}{sep}{v}{sep}{rem}{sep}{n}")?;
-        }
-    }
-    Ok(())
-}
-
-/// The rows as one Parquet file, built in memory (the encoder needs a
-/// `Send` writer, which the command's output is not) and then written.
-fn write_parquet(
-    out: &mut impl Write,
-    rows: &[Row],
-    args: &Args,
-    metadata: Vec<KeyValue>,
-) -> anyhow::Result<()> {
-    let mut fields = vec![
-        Field::new("position", DataType::Utf8, false),
-        Field::new("tier", DataType::Utf8, false),
-        Field::new(
-            "value",
-            DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8)),
-            false,
-        ),
-        Field::new("remoteness", DataType::UInt16, true),
-    ];
-    if args.all_symmetries {
-        fields.push(Field::new("canonical", DataType::Utf8, false));
-    }
-    if args.mark_reachable {
-        fields.push(Field::new("reachable", DataType::Boolean, false));
-    }
-    let schema = Arc::new(Schema::new(fields));
-    let props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .set_key_value_metadata(Some(metadata))
-        .build();
-    let mut writer = ArrowWriter::try_new(Vec::new(), schema.clone(), Some(props))?;
-    let names: ArrayRef = Arc::new(StringArray::from(VALUE_NAMES.to_vec()));
-    for chunk in rows.chunks(1 << 20) {
-        let keys = Int8Array::from_iter_values(chunk.iter().map(|r| r.record.value().map_or(0, value_key)));
-        let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(StringArray::from_iter_values(
-                chunk.iter().map(|r| r.position.as_str()),
-            )),
-            Arc::new(StringArray::from_iter_values(
-                chunk.iter().map(|r| r.tier.as_str()),
-            )),
-            Arc::new(DictionaryArray::<Int8Type>::try_new(keys, names.clone())?),
-            Arc::new(UInt16Array::from_iter(chunk.iter().map(|r| {
-                (r.record.value() != Some(Value::Draw)).then_some(r.record.remoteness())
-            }))),
-        ];
-        if args.all_symmetries {
-            columns.push(Arc::new(StringArray::from_iter_values(
-                chunk
-                    .iter()
-                    .map(|r| r.canonical.as_deref().unwrap_or(&r.position)),
-            )));
-        }
-        if args.mark_reachable {
-            columns.push(Arc::new(BooleanArray::from_iter(
-                chunk.iter().map(|r| Some(r.reachable.unwrap_or(true))),
-            )));
-        }
-        writer.write(&RecordBatch::try_new(schema.clone(), columns)?)?;
-    }
-    let bytes = writer.into_inner()?;
-    out.write_all(&bytes)?;
     Ok(())
 }
 

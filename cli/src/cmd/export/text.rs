@@ -1,0 +1,135 @@
+//! The text formats of the generic export: TSV and CSV with a header
+//! line, JSON Lines; the positions table a chunk's rows at a time, and the
+//! summary table.
+
+use std::io::Write;
+
+use topitop_interface::{Record, Tiered, Value};
+
+use super::walk::{Row, Walk};
+use super::{Args, Format};
+use crate::cmd::value_name;
+
+/// The field separator of a delimited format.
+fn separator(format: Format) -> &'static str {
+    if format == Format::Csv {
+        ","
+    } else {
+        "\t"
+    }
+}
+
+/// The header line of the positions table (none for JSON Lines).
+///
+/// # Errors
+/// Writing `out` failed.
+pub fn write_header(out: &mut impl Write, args: &Args) -> anyhow::Result<()> {
+    if args.format == Format::Jsonl {
+        return Ok(());
+    }
+    let sep = separator(args.format);
+    let mut header = ["position", "tier", "value", "remoteness"].join(sep);
+    for name in args.extra_columns() {
+        header.push_str(sep);
+        header.push_str(name);
+    }
+    writeln!(out, "{header}")?;
+    Ok(())
+}
+
+fn remoteness_text(r: Record) -> String {
+    if r.value() == Some(Value::Draw) {
+        String::new()
+    } else {
+        r.remoteness().to_string()
+    }
+}
+
+/// The lines of `rows`, one each.
+///
+/// # Errors
+/// None in practice (writing into memory).
+pub fn lines<G: Tiered>(
+    walk: &Walk<'_, G>,
+    rows: &[Row<G::Position>],
+    args: &Args,
+) -> anyhow::Result<Vec<u8>> {
+    let game = walk.game();
+    let sep = separator(args.format);
+    let mut out = Vec::new();
+    // The rows of a class come together: its stored position is written
+    // out once for all of them.
+    let mut stored: Option<(G::Position, String)> = None;
+    for r in rows {
+        let canonical = args.all_symmetries.then(|| {
+            match &stored {
+                Some((p, text)) if *p == r.stored => text,
+                _ => &stored.insert((r.stored, game.format_position(&r.stored))).1,
+            }
+            .clone()
+        });
+        let reachable = args.mark_reachable.then_some(r.reachable);
+        let position = game.format_position(&r.pos);
+        let tier = walk.tier_name(r.tier);
+        if args.format == Format::Jsonl {
+            let rem = if r.record.value() == Some(Value::Draw) {
+                serde_json::Value::Null
+            } else {
+                r.record.remoteness().into()
+            };
+            let mut row = serde_json::json!({"position": position, "tier": tier, "value": value_name(r.record), "remoteness": rem});
+            if let Some(c) = canonical {
+                row["canonical"] = c.into();
+            }
+            if let Some(reached) = reachable {
+                row["reachable"] = reached.into();
+            }
+            writeln!(out, "{row}")?;
+        } else {
+            write!(
+                out,
+                "{position}{sep}{tier}{sep}{}{sep}{}",
+                value_name(r.record),
+                remoteness_text(r.record)
+            )?;
+            if let Some(c) = canonical {
+                write!(out, "{sep}{c}")?;
+            }
+            if let Some(reached) = reachable {
+                write!(out, "{sep}{reached}")?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The summary rows (tier, value, remoteness, negative for a draw, count)
+/// as text.
+///
+/// # Errors
+/// Writing `out` failed.
+pub fn write_summary(
+    out: &mut impl Write,
+    format: Format,
+    rows: impl Iterator<Item = (String, &'static str, i64, u64)>,
+) -> anyhow::Result<()> {
+    let sep = separator(format);
+    if format != Format::Jsonl {
+        writeln!(out, "tier{sep}value{sep}remoteness{sep}count")?;
+    }
+    for (tier, v, r, n) in rows {
+        if format == Format::Jsonl {
+            let rem = if r < 0 { serde_json::Value::Null } else { r.into() };
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({"tier": tier, "value": v, "remoteness": rem, "count": n})
+            )?;
+        } else {
+            let rem = if r < 0 { String::new() } else { r.to_string() };
+            writeln!(out, "{tier}{sep}{v}{sep}{rem}{sep}{n}")?;
+        }
+    }
+    Ok(())
+}
