@@ -319,6 +319,23 @@ pub fn pack(trits: impl IntoIterator<Item = u8>, out: &mut Vec<u8>) {
     }
 }
 
+/// Packs one tier's values (each a [`trit`]) onto the end of `data` and
+/// gives the tier's header entry: its size, its counts by value, and
+/// `positions`, the positions they stand for.
+pub fn pack_tier(name: String, trits: &[u8], positions: u64, data: &mut Vec<u8>) -> PackedTier {
+    let mut counts = [0u64; 3];
+    for &t in trits {
+        counts[usize::from(t)] += 1;
+    }
+    pack(trits.iter().copied(), data);
+    PackedTier {
+        name,
+        size: trits.len() as u64,
+        counts,
+        positions,
+    }
+}
+
 /// The digit `k` (0..5) of a packed byte, if the byte is one packing
 /// makes (below 3⁵).
 pub fn digit(byte: u8, k: u64) -> Option<u8> {
@@ -673,17 +690,7 @@ mod tests {
         let mut tiers = Vec::new();
         for (k, &size) in sizes.iter().enumerate() {
             let trits: Vec<u8> = (0..size).map(|i| ((i * 7 + k as u64) % 3) as u8).collect();
-            let mut counts = [0u64; 3];
-            for &t in &trits {
-                counts[usize::from(t)] += 1;
-            }
-            pack(trits, &mut data);
-            tiers.push(PackedTier {
-                name: format!("t{k}"),
-                size,
-                counts,
-                positions: size * 2,
-            });
+            tiers.push(pack_tier(format!("t{k}"), &trits, size * 2, &mut data));
         }
         let header = PackedHeader {
             game: "g".into(),

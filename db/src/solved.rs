@@ -357,7 +357,7 @@ fn values_chunk(
 #[cfg(test)]
 mod chunk_tests {
     use super::*;
-    use crate::packed::{pack, write_packed, PackedHeader, PackedTier};
+    use crate::packed::{pack_tier, write_packed, PackedHeader};
 
     #[test]
     fn a_value_tier_in_chunks_is_the_tier() {
@@ -369,17 +369,7 @@ mod chunk_tests {
         let (mut data, mut tiers) = (Vec::new(), Vec::new());
         for (k, &size) in sizes.iter().enumerate() {
             let trits: Vec<u8> = (0..size).map(|i| ((i * 5 + k as u64) % 3) as u8).collect();
-            let mut counts = [0u64; 3];
-            for &t in &trits {
-                counts[usize::from(t)] += 1;
-            }
-            pack(trits, &mut data);
-            tiers.push(PackedTier {
-                name: format!("t{k}"),
-                size,
-                counts,
-                positions: size,
-            });
+            tiers.push(pack_tier(format!("t{k}"), &trits, size, &mut data));
         }
         let header = PackedHeader {
             game: "g".into(),

@@ -7,7 +7,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
 use topitop_db::blocks::checksum;
-use topitop_db::packed::{pack, write_packed, PackedDb, PackedHeader, PackedTier, BLOCK_BYTES};
+use topitop_db::packed::{pack_tier, write_packed, PackedDb, PackedHeader, BLOCK_BYTES};
 use topitop_db::tiered::{write_tiered, TieredHeader, TieredMeta};
 use topitop_db::{DbError, SolvedDb};
 use topitop_interface::{Record, Tiered, Value};
@@ -20,17 +20,7 @@ fn write_values(path: &Path, salt: u64) {
     let mut tiers = Vec::new();
     for (k, size) in [10u64, 200_000, 77_777].into_iter().enumerate() {
         let trits: Vec<u8> = (0..size).map(|i| ((i * 7 + k as u64 + salt) % 3) as u8).collect();
-        let mut counts = [0u64; 3];
-        for &t in &trits {
-            counts[usize::from(t)] += 1;
-        }
-        pack(trits, &mut data);
-        tiers.push(PackedTier {
-            name: format!("t{k}"),
-            size,
-            counts,
-            positions: size,
-        });
+        tiers.push(pack_tier(format!("t{k}"), &trits, size, &mut data));
     }
     let header = PackedHeader {
         game: "g".into(),
