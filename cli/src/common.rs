@@ -31,7 +31,7 @@ pub struct RulesArgs {
 /// in 31`, `Red wins in 30`, `a tie in 9`, `a draw` (neither side can force
 /// a win, nor end it). `names` are the players', `mover` the index of the
 /// one to move, `rec` the position's record.
-pub fn result_text(names: [&str; 2], mover: usize, rec: topitop_interface::Record) -> String {
+pub fn result_text(names: [&str; 2], mover: usize, rec: topitop_game_api::Record) -> String {
     let remoteness = if rec.is_solved() {
         i64::from(rec.remoteness())
     } else {
@@ -96,12 +96,12 @@ impl StartResult {
         position: String,
         names: [&str; 2],
         mover: usize,
-        rec: topitop_interface::Record,
+        rec: topitop_game_api::Record,
     ) -> StartResult {
         StartResult {
             position,
             value: topitop_serve::response::value_name(rec),
-            remoteness: (rec.is_solved() && rec.value() != Some(topitop_interface::Value::Draw))
+            remoteness: (rec.is_solved() && rec.value() != Some(topitop_game_api::Value::Draw))
                 .then(|| rec.remoteness()),
             result: result_text(names, mover, rec),
         }

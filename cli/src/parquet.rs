@@ -21,7 +21,7 @@ use parquet::schema::types::ColumnPath;
 /// flight (one per worker) take tens of megabytes.
 pub const ROW_GROUP_ROWS: usize = 1 << 20;
 
-/// The `value` dictionary: keys are [`topitop_interface::Value::index`], and 4 for a record
+/// The `value` dictionary: keys are [`topitop_game_api::Value::index`], and 4 for a record
 /// the database does not solve (which the text formats also write, as
 /// `unsolved`). Only the names that occur are stored in the file.
 pub const VALUE_NAMES: [&str; 5] = ["win", "lose", "tie", "draw", "unsolved"];

@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use topitop_interface::Registered;
+use topitop_game_api::Registered;
 use topitop_serve::{App, ServedGame};
 
 use crate::cmd;

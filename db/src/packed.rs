@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Mutex, PoisonError};
 
-use topitop_interface::{Tiered, Value};
+use topitop_game_api::{Tiered, Value};
 
 use crate::blocks::{checksum, le_u16, le_u32, le_u64, open_with_header};
 use crate::error::DbError;

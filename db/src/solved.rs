@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use topitop_interface::{Record, Tiered};
+use topitop_game_api::{Record, Tiered};
 
 use crate::error::DbError;
 use crate::packed::PackedDb;
@@ -332,7 +332,7 @@ fn values_chunk(
     remoteness: u16,
 ) -> Result<Vec<Record>, DbError> {
     use crate::packed::{digit, trit, PER_BYTE};
-    use topitop_interface::Value;
+    use topitop_game_api::Value;
     // The value of each digit, from the packing's own mapping.
     let mut of_digit = [Value::Win; 3];
     for v in [Value::Win, Value::Lose, Value::Tie] {

@@ -8,7 +8,7 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use topitop_interface::Record;
+use topitop_game_api::Record;
 
 use crate::blocks::checksum;
 use crate::error::DbError;
@@ -297,7 +297,7 @@ fn unpack(bytes: &[u8], magic: [u8; 8], count: u64, raw_len: u64) -> Result<Vec<
 
 #[cfg(test)]
 mod tests {
-    use topitop_interface::Value;
+    use topitop_game_api::Value;
 
     use super::*;
 

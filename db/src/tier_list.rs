@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use topitop_interface::Tiered;
+use topitop_game_api::Tiered;
 
 use crate::error::DbError;
 

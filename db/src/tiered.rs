@@ -4,7 +4,7 @@
 //! game databases"). Tiers are named by the game ([`Tiered::tier_name`]);
 //! a record is found by its tier's name and its index inside the tier.
 //!
-//! [`Tiered::tier_name`]: topitop_interface::Tiered::tier_name
+//! [`Tiered::tier_name`]: topitop_game_api::Tiered::tier_name
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
-use topitop_interface::{Record, Value};
+use topitop_game_api::{Record, Value};
 
 use crate::blocks::{checksum, open_with_header, BlockEntry};
 use crate::error::DbError;
@@ -207,7 +207,7 @@ impl TieredHeader {
                 next = e.offset + u64::from(e.compressed);
             }
         }
-        if self.max_remoteness > topitop_interface::MAX_REMOTENESS {
+        if self.max_remoteness > topitop_game_api::MAX_REMOTENESS {
             return bad(
                 "header",
                 format!(
@@ -304,10 +304,10 @@ impl Fields<'_> {
 }
 
 /// The order in which a tiered database stores `game`'s tiers: ascending
-/// (by [`topitop_interface::Tiered::Tier`]'s order), as the framework's
+/// (by [`topitop_game_api::Tiered::Tier`]'s order), as the framework's
 /// solver hands them to [`write_tiered`]. A reader refuses a file whose
 /// tiers are listed otherwise ([`TieredDb::holds`]).
-pub fn tier_order<G: topitop_interface::Tiered>(game: &G) -> Vec<G::Tier> {
+pub fn tier_order<G: topitop_game_api::Tiered>(game: &G) -> Vec<G::Tier> {
     let mut tiers = game.tiers();
     tiers.sort_unstable();
     tiers
@@ -652,7 +652,7 @@ impl TieredDb {
     /// # Errors
     /// [`DbError::OtherGame`], naming both; or a header whose tiers are
     /// not the game's, naming the file.
-    pub fn holds<G: topitop_interface::Tiered>(&self, game: &G) -> Result<(), DbError> {
+    pub fn holds<G: topitop_game_api::Tiered>(&self, game: &G) -> Result<(), DbError> {
         let h = &self.header;
         crate::tier_list::check_names(&self.path, game, &h.game, &h.variant)?;
         crate::tier_list::check_tiers(
@@ -668,7 +668,7 @@ impl TieredDb {
     ///
     /// # Errors
     /// A position outside every tier, or a damaged block.
-    pub fn lookup<G: topitop_interface::Tiered>(
+    pub fn lookup<G: topitop_game_api::Tiered>(
         &self,
         game: &G,
         pos: &G::Position,

@@ -10,8 +10,8 @@ use topitop_db::blocks::checksum;
 use topitop_db::packed::{pack_tier, write_packed, PackedDb, PackedHeader, BLOCK_BYTES};
 use topitop_db::tiered::{write_tiered, TieredHeader, TieredMeta};
 use topitop_db::{DbError, SolvedDb};
-use topitop_interface::{Record, Tiered, Value};
-use topitop_toy::TicTacToe;
+use topitop_game_api::{Record, Tiered, Value};
+use topitop_tictactoe::TicTacToe;
 
 /// A value database of three tiers, `salt` choosing the values: files of
 /// two salts have the same header length and layout, different values.

@@ -17,7 +17,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use topitop_game::{
+use topitop_rules::{
     gchash, parse_position, parse_position_syntax, play_unchecked, Budget, Position, Rules, Ruleset, Variant,
 };
 

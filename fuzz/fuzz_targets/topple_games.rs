@@ -15,7 +15,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use topitop_interface::{Game, Tiered};
+use topitop_game_api::{Game, Tiered};
 use topitop_topple::{transition, Shape, Topple};
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@
 //! tested without a socket) from the served variants, each a
 //! [`ServedVariant`]: [`tiered`] serves any game behind the game interface
 //! from its database, and a game with its own database format (Topitop, in
-//! `topitop-game-solved`) implements [`ServedVariant`] itself. [`response`]
+//! `topitop-solved`) implements [`ServedVariant`] itself. [`response`]
 //! builds the position object (shared with the command's `query` and
 //! `play`), [`gate`] checks request heads before hyper sees them,
 //! [`server`] is the HTTP layer (CORS, access log, timeouts, graceful

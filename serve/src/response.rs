@@ -7,7 +7,7 @@
 use serde::Serialize;
 use topitop_db::DbError;
 use topitop_db::SolvedDb;
-use topitop_interface::{Game, Record, Tiered, Value};
+use topitop_game_api::{Game, Record, Tiered, Value};
 
 /// GamesmanUni's remoteness for a draw.
 pub const DRAW_REMOTENESS: i64 = -200;
@@ -212,7 +212,7 @@ pub fn respond_estimated<G: Game>(
 ) -> Option<PositionResponse> {
     let done = game.primitive(pos);
     let est = if done.is_some() {
-        topitop_interface::Estimates {
+        topitop_game_api::Estimates {
             method: "none",
             work: 0,
             moves: Vec::new(),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use topitop_db::SolvedDb;
-use topitop_interface::{BoardArt, Tiered};
+use topitop_game_api::{BoardArt, Tiered};
 
 use crate::response::{autogui_position, respond_estimated, respond_game, PositionResponse};
 use crate::variant::{PositionError, ServedVariant};

@@ -2,13 +2,13 @@
 //! its start, its board for GamesmanUni's AutoGUI, its rules text and the
 //! position object of any position. Every game behind the game interface
 //! ([`crate::tiered::TieredVariant`]) and Topitop's variants (served from
-//! its own format by `topitop-game-solved`) are served through this alone.
+//! its own format by `topitop-solved`) are served through this alone.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use topitop_db::DbError;
-use topitop_interface::BoardArt;
+use topitop_game_api::BoardArt;
 
 use crate::response::PositionResponse;
 

@@ -2,7 +2,7 @@
 //! game's tier sizes and a sample of its moves before anything large is
 //! made, so that a solve the machine cannot hold is refused up front.
 
-use topitop_interface::{TierType, Tiered};
+use topitop_game_api::{TierType, Tiered};
 
 use crate::loopy::WORKING_BYTES_PER_INDEX;
 

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use rayon::prelude::*;
-use topitop_interface::{Record, TierType, Tiered, Value};
+use topitop_game_api::{Record, TierType, Tiered, Value};
 
 /// Why a loop-free solve failed.
 #[derive(Debug, thiserror::Error)]

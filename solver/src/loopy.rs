@@ -1,6 +1,6 @@
 //! The framework's solver of one loopy tier: retrograde analysis with
 //! draws, for any game behind [`Tiered`] whose moves may stay inside a
-//! tier ([`TierType::Loopy`](topitop_interface::TierType)) and cycle.
+//! tier ([`TierType::Loopy`](topitop_game_api::TierType)) and cycle.
 //!
 //! The tier's child tiers are solved already. Every position's moves are
 //! generated once, on all cores; moves that stay in the tier are kept as a
@@ -22,7 +22,7 @@
 //! solves as it checks loop-free ones.
 
 use rayon::prelude::*;
-use topitop_interface::{Record, Tiered, Value, MAX_REMOTENESS};
+use topitop_game_api::{Record, Tiered, Value, MAX_REMOTENESS};
 
 use crate::loop_free::{LoopFreeError, LoopFreeSolution};
 

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use topitop_interface::{Record, Tiered, Value};
+use topitop_game_api::{Record, Tiered, Value};
 
 /// Every position of `game`'s tiers with its record (children taken to
 /// their canonical form, as the tiers hold them), found by sweeping all

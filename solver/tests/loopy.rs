@@ -2,7 +2,7 @@
 //! solver, position by position, on a small game made to have wins, losses,
 //! ties and draws, cycles inside tiers and moves between them.
 
-use topitop_interface::{Game, TierType, Tiered, Value};
+use topitop_game_api::{Game, TierType, Tiered, Value};
 use topitop_solver::loop_free::solve_loop_free;
 use topitop_solver::naive::solve_naive;
 

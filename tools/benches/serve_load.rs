@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use topitop_game::sample::{playout_positions, SplitMix};
-use topitop_game_solved::Database;
+use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_solved::Database;
 
 const BIN: &str = env!("CARGO_BIN_EXE_topitop");
 /// Measured rounds; memory is read after each to show it stays flat.

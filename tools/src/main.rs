@@ -11,13 +11,13 @@ use topitop_cli::registry::Games;
 fn main() -> ExitCode {
     topitop_cli::main(
         Games::new(vec![
-            topitop_game_cli::commands(),
+            topitop_commands::commands(),
             topitop_topolo_solved::commands(),
             topitop_cli::registry::tiered::<topitop_topple::Topple>(),
             #[cfg(feature = "toy")]
-            topitop_cli::registry::tiered::<topitop_toy::TicTacToe>(),
+            topitop_cli::registry::tiered::<topitop_tictactoe::TicTacToe>(),
         ])
         // Toppo: no solver serves it; its own commands and pages.
-        .with_tools(vec![topitop_toppo_cli::tool()]),
+        .with_tools(vec![topitop_toppo_commands::tool()]),
     )
 }

@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use support::http::{get, request, Client};
 use support::server::Server;
-use topitop_game::sample::{playout_positions, SplitMix};
-use topitop_game::{
+use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::{
     autogui_move, autogui_position, play_unchecked, Position, StateIndex, Value as GameValue,
 };
-use topitop_game_solved::Database;
+use topitop_solved::Database;
 
 /// Small enough to solve in seconds; Blue can still build two crowned
 /// castles, Red one.

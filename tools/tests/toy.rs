@@ -1,5 +1,5 @@
 //! A third game, tic-tac-toe, that lives only in the tests
-//! (`tools/tests/toy`) and is registered by the `toy` feature: solved,
+//! (`games/tictactoe`) and is registered by the `toy` feature: solved,
 //! stored, verified, queried, exported and counted through the same
 //! commands and files as the real games, with no change to a shared crate.
 //! Run with `cargo test -p topitop --features toy --test toy`.

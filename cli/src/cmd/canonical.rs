@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use topitop_interface::Tiered;
+use topitop_game_api::Tiered;
 
 use crate::common::{error_text, RulesArgs};
 use crate::lines::{next_line, tsv_field, Line};

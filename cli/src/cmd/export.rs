@@ -27,7 +27,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use parquet::file::metadata::KeyValue;
-use topitop_interface::{Tiered, Value};
+use topitop_game_api::{Tiered, Value};
 
 use super::open;
 use crate::common::DbArgs;

@@ -18,7 +18,7 @@ pub mod verify;
 use std::path::{Path, PathBuf};
 
 use topitop_db::SolvedDb;
-use topitop_interface::Tiered;
+use topitop_game_api::Tiered;
 
 use crate::common::DbArgs;
 
@@ -110,14 +110,10 @@ impl Source {
     ///
     /// # Errors
     /// A position outside the database, or a damaged block.
-    pub fn record<G: Tiered>(
-        &self,
-        game: &G,
-        pos: &G::Position,
-    ) -> anyhow::Result<topitop_interface::Record> {
+    pub fn record<G: Tiered>(&self, game: &G, pos: &G::Position) -> anyhow::Result<topitop_game_api::Record> {
         match self {
             Source::Db(db) => Ok(db.lookup(game, pos)?),
-            Source::Search(_) => Ok(topitop_interface::Record::UNSOLVED),
+            Source::Search(_) => Ok(topitop_game_api::Record::UNSOLVED),
         }
     }
 }

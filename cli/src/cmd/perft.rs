@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 
-use topitop_interface::Tiered;
+use topitop_game_api::Tiered;
 
 use crate::common::{available_memory, RulesArgs};
 

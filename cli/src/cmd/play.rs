@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use topitop_interface::{Tiered, Value};
+use topitop_game_api::{Tiered, Value};
 
 use super::open_or_search;
 use crate::common::DbArgs;

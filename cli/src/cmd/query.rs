@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use serde::Serialize;
-use topitop_interface::{Record, Tiered};
+use topitop_game_api::{Record, Tiered};
 use topitop_serve::response::value_name;
 use topitop_serve::PositionResponse;
 
@@ -182,7 +182,7 @@ pub fn answer_lines(json: bool, answer: impl Fn(&str) -> anyhow::Result<Answer>)
                     tsv_field(&r.position),
                     value_name(a.record),
                     // Empty for a draw, as `export` writes it: the two join.
-                    if a.record.value() == Some(topitop_interface::Value::Draw) {
+                    if a.record.value() == Some(topitop_game_api::Value::Draw) {
                         String::new()
                     } else {
                         a.record.remoteness().to_string()

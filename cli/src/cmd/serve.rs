@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use topitop_interface::Registered;
+use topitop_game_api::Registered;
 use topitop_serve::log::{LogPipe, QUEUE_BYTES};
 use topitop_serve::server::{self, Limits};
 use topitop_serve::tiered;

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use topitop_interface::Tiered;
+use topitop_game_api::Tiered;
 
 use crate::common::RulesArgs;
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use topitop_db::tier_checkpoint::TierCheckpoints;
 use topitop_db::tiered::{write_tiered, TieredMeta};
-use topitop_interface::{Record, Tiered};
+use topitop_game_api::{Record, Tiered};
 use topitop_solver::loop_free::{solve_loop_free_kept, TierStore};
 use topitop_solver::usage::cpu_time;
 

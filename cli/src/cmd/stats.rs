@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use serde::Serialize;
 use topitop_db::SolvedDb;
-use topitop_interface::{Record, Tiered, Value};
+use topitop_game_api::{Record, Tiered, Value};
 
 use super::open;
 use crate::common::{DbArgs, StartResult};

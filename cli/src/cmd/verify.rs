@@ -7,7 +7,7 @@ use std::io::Write;
 
 use rayon::prelude::*;
 use topitop_db::SolvedDb;
-use topitop_interface::{Record, Tiered};
+use topitop_game_api::{Record, Tiered};
 use topitop_solver::loop_free::negamax;
 
 use super::open;

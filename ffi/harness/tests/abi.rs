@@ -2,8 +2,8 @@
 //! Rust engine's own answers.
 
 use topitop_ffi_harness::Harness;
-use topitop_game::sample::{playout_positions, SplitMix};
-use topitop_game::{
+use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::{
     autogui_move, autogui_position, gchash, parse_position, play_unchecked, symmetry, Budget, Position,
     Rules, Ruleset, Tier, Value, Variant,
 };

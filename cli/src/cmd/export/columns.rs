@@ -18,7 +18,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
-use topitop_interface::{Tiered, Value};
+use topitop_game_api::{Tiered, Value};
 
 use super::walk::{Row, Walk};
 use crate::parquet::ROW_GROUP_ROWS;

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use topitop_interface::{Record, Tiered, Value};
+use topitop_game_api::{Record, Tiered, Value};
 
 use super::walk::{Row, Walk};
 use super::{Args, Format};

@@ -8,7 +8,7 @@
 
 use topitop_db::solved::CHUNK_RECORDS;
 use topitop_db::SolvedDb;
-use topitop_interface::{Record, Tiered, Value};
+use topitop_game_api::{Record, Tiered, Value};
 
 use rayon::prelude::*;
 

@@ -1,0 +1,18 @@
+//! `topitop canonical` for Topitop: the representative of a position under
+//! the 8 symmetries of the square, the form its database stores.
+
+use topitop_cli::cmd::canonical::{answer, Args};
+use topitop_rules::{parse_position, symmetry};
+
+use crate::options::RulesOptions;
+
+/// Runs `canonical`.
+///
+/// # Errors
+/// Rules options Topitop refuses, or those of [`answer`].
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let budget = args.rules.rules()?.budget();
+    answer(&args, |p| {
+        Ok(symmetry::canonical(parse_position(p, budget)?).to_string())
+    })
+}

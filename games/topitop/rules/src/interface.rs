@@ -1,0 +1,118 @@
+//! Topitop behind the game interface: [`Rules`] (a ruleset and a piece
+//! budget) is the game, so the framework's shared code reaches Topitop as
+//! it reaches any game. Topitop keeps its own solver, database and fast
+//! paths (in `topitop-solved`); this is the common ground.
+
+use topitop_game_api::{Game, Value};
+
+use crate::cell::Player;
+use crate::movegen::play_unchecked;
+use crate::moves::Move;
+use crate::notation::{autogui_entities, autogui_move, parse_position};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::symmetry;
+
+impl Game for Rules {
+    type Position = Position;
+    type Move = Move;
+
+    fn name(&self) -> &'static str {
+        "topitop"
+    }
+
+    /// `v1_0`, `v0_0`, or with a budget other than the standard one
+    /// `v1_4_1-1-2-2`: the middle of the database's file name.
+    fn variant(&self) -> String {
+        let budget = if self.budget().is_standard() {
+            String::new()
+        } else {
+            format!("_{}", self.budget().to_string().replace('/', "-"))
+        };
+        format!(
+            "{}_{}{budget}",
+            self.ruleset().name(),
+            self.ruleset().variant().number()
+        )
+    }
+
+    fn start(&self) -> Position {
+        Rules::start(*self)
+    }
+
+    fn moves(&self, pos: &Position) -> Vec<Move> {
+        self.legal_moves(*pos).as_slice().to_vec()
+    }
+
+    fn play(&self, pos: &Position, mv: Move) -> Position {
+        play_unchecked(*pos, mv)
+    }
+
+    fn primitive(&self, pos: &Position) -> Option<Value> {
+        Rules::primitive(*self, *pos)
+    }
+
+    fn check(&self, pos: &Position) -> Result<(), String> {
+        pos.validate(self.budget()).map_err(|e| e.to_string())
+    }
+
+    fn images(&self, pos: &Position) -> Vec<Position> {
+        crate::symmetry::images_of(*pos)
+    }
+
+    fn reachable(&self, pos: &Position) -> bool {
+        self.is_reachable(*pos)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position, String> {
+        parse_position(text, self.budget()).map_err(|e| e.to_string())
+    }
+
+    fn format_position(&self, pos: &Position) -> String {
+        pos.to_string()
+    }
+
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
+        let mv: Move = text.trim().parse().map_err(|e| format!("{e}"))?;
+        if self.legal_moves(*pos).contains(mv) {
+            Ok(mv)
+        } else {
+            Err(format!("{mv} is not a legal move in {pos}"))
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn player_names(&self) -> [&'static str; 2] {
+        ["Blue", "Red"]
+    }
+
+    fn player_to_move(&self, pos: &Position) -> usize {
+        match pos.turn() {
+            Player::Blue => 0,
+            Player::Red => 1,
+        }
+    }
+
+    fn canonical(&self, pos: &Position) -> Position {
+        symmetry::canonical(*pos)
+    }
+
+    fn title(&self) -> String {
+        "Topitop".into()
+    }
+
+    fn variant_title(&self) -> String {
+        format!("rules {}, budget {}", self.ruleset(), self.budget())
+    }
+
+    fn autogui_position(&self, pos: &Position) -> Option<String> {
+        Some(autogui_entities(*pos))
+    }
+
+    fn autogui_move(&self, _pos: &Position, mv: Move) -> Option<String> {
+        Some(autogui_move(mv))
+    }
+}

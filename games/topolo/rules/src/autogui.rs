@@ -1,0 +1,201 @@
+//! Topolo drawn by GamesmanUni's image AutoGUI, with images GamesmanUni
+//! already bundles (a backend can name no others): its red and black
+//! pieces, in three sizes, and a dot for an empty cell.
+//!
+//! The centres are the board's cells first (cell `b` is centre `b`), then
+//! three buttons a cell, small, mid and large left to right along the
+//! cell's lower edge (centre `N + 3b + k`). Row 1, Red's side, is at the
+//! bottom, as [`Game::show`](topitop_game_api::Game::show) draws it.
+
+use serde_json::json;
+use topitop_game_api::BoardArt;
+
+use crate::piece::{Color, Size};
+use crate::position::Position;
+use crate::rules::{Move, Topolo};
+
+/// The entity character of a cell: `e` empty (drawn as a dot), `S`, `M`,
+/// `L` for Red's pieces, `s`, `m`, `l` for Black's.
+fn entity(cell: Option<(Color, Size)>) -> char {
+    match cell {
+        None => 'e',
+        Some((Color::Red, z)) => z.letter(),
+        Some((Color::Black, z)) => z.letter().to_ascii_lowercase(),
+    }
+}
+
+/// The button's image character: `a`, `b`, `c` for Red's small, mid and
+/// large, `x`, `y`, `z` for Black's.
+fn button(color: Color, size: Size) -> char {
+    let k = size_rank(size);
+    match color {
+        Color::Red => ['a', 'b', 'c'][k],
+        Color::Black => ['x', 'y', 'z'][k],
+    }
+}
+
+/// 0, 1, 2 for small, mid, large.
+fn size_rank(size: Size) -> usize {
+    size.height() as usize - 1
+}
+
+impl Topolo {
+    /// The entity string of `pos`: a character a cell, in cell order.
+    pub fn autogui_entities(&self, pos: &Position) -> String {
+        (0..self.shape().cells()).map(|b| entity(pos.at(b))).collect()
+    }
+
+    /// The button of `mv` played by the player to move in `pos`:
+    /// `A_<image>_<centre>_p` (`p` plays the placing sound).
+    pub fn autogui_button(&self, pos: &Position, mv: Move) -> String {
+        let centre = self.shape().cells() as usize + 3 * mv.bit as usize + size_rank(mv.size);
+        format!("A_{}_{centre}_p", button(self.to_move(pos), mv.size))
+    }
+
+    /// GamesmanUni's `imageAutoGUIData` for this board, as JSON.
+    pub fn autogui_theme(&self) -> serde_json::Value {
+        let s = self.shape();
+        let (rows, cols) = (u32::from(s.rows()), u32::from(s.cols()));
+        let cell = |b: u32| {
+            let (r, c) = (b / cols, b % cols);
+            (f64::from(c) + 0.5, f64::from(rows - 1 - r) + 0.5)
+        };
+        let mut centers: Vec<[f64; 2]> = (0..s.cells()).map(|b| cell(b).into()).collect();
+        for b in 0..s.cells() {
+            let (x, y) = cell(b);
+            for dx in [-0.3, 0.0, 0.3] {
+                centers.push([x + dx, y + 0.3]);
+            }
+        }
+        let piece =
+            |file: &str, scale: f64| json!({ "image": format!("general/{file}.svg"), "scale": scale });
+        let mut images = serde_json::Map::new();
+        images.insert("e".into(), piece("basichitbox", 0.9));
+        for (color, file) in [(Color::Red, "redpiece"), (Color::Black, "blackpiece")] {
+            for (k, &size) in Size::ALL.iter().enumerate() {
+                let grown = [0.5, 0.7, 0.9][k];
+                images.insert(entity(Some((color, size))).to_string(), piece(file, grown));
+                images.insert(
+                    button(color, size).to_string(),
+                    piece(file, [0.16, 0.21, 0.26][k]),
+                );
+            }
+        }
+        json!({
+            "defaultTheme": "pieces",
+            "themes": { "pieces": {
+                "space": [cols, rows],
+                "centers": centers,
+                "charImages": images,
+                "sounds": { "p": "general/place.mp3" },
+                "animationType": "entityFade",
+            }},
+        })
+    }
+}
+
+/// A piece of `fill` and height `h` (1 to 3), as seen from above: a disc
+/// with a ring for each level above the first, and the height written on
+/// it, so that sizes read at a glance and without colour.
+fn piece_art(fill: &str, ink: &str, h: u32) -> String {
+    let mut s = format!(r##"<circle r="0.48" fill="{fill}" stroke="#1d232b" stroke-width="0.04"/>"##);
+    for k in 1..h {
+        let r = 0.48 - 0.13 * f64::from(k);
+        s.push_str(&format!(
+            r##"<circle r="{r:.2}" fill="none" stroke="{ink}" stroke-opacity="0.55" stroke-width="0.035"/>"##
+        ));
+    }
+    s.push_str(&format!(
+        r##"<text y="0.11" text-anchor="middle" font-size="0.32" font-weight="700" font-family="sans-serif" fill="{ink}">{h}</text>"##
+    ));
+    s
+}
+
+impl Topolo {
+    /// The drawings of the browser page: the board with its two classes of
+    /// rows shaded apart (one class fills before the other), and each
+    /// piece and placement button.
+    pub fn board_art(&self) -> BoardArt {
+        let s = self.shape();
+        let (rows, cols) = (u32::from(s.rows()), u32::from(s.cols()));
+        let mut back = format!(r##"<rect width="{cols}" height="{rows}" fill="#efe6d2"/>"##);
+        for r in 0..rows {
+            // Row 1 (odd) is drawn at the bottom, nearest Red.
+            let y = rows - 1 - r;
+            let fill = if r % 2 == 0 { "#f7f0e1" } else { "#e6dac0" };
+            back.push_str(&format!(
+                r##"<rect x="0" y="{y}" width="{cols}" height="1" fill="{fill}"/><text x="0.04" y="{}" font-size="0.14" fill="#8d7a55" font-family="sans-serif">row {}</text>"##,
+                f64::from(y) + 0.16,
+                r + 1
+            ));
+        }
+        for c in 1..cols {
+            back.push_str(&format!(
+                r##"<line x1="{c}" y1="0" x2="{c}" y2="{rows}" stroke="#b8a47c" stroke-width="0.02"/>"##
+            ));
+        }
+        for r in 1..rows {
+            back.push_str(&format!(
+                r##"<line x1="0" y1="{r}" x2="{cols}" y2="{r}" stroke="#b8a47c" stroke-width="0.02"/>"##
+            ));
+        }
+        let mut pieces = vec![(
+            'e',
+            r##"<rect x="-0.5" y="-0.5" width="1" height="1" fill="none"/>"##.to_string(),
+        )];
+        for (color, fill, ink) in [
+            (Color::Red, "#d63a3a", "#ffffff"),
+            (Color::Black, "#2b2b2b", "#ffffff"),
+        ] {
+            for size in Size::ALL {
+                let art = piece_art(fill, ink, size.height());
+                pieces.push((entity(Some((color, size))), art.clone()));
+                pieces.push((button(color, size), art));
+            }
+        }
+        BoardArt {
+            background: Some(back),
+            pieces,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn every_button_is_a_centre_with_an_image_and_unique() {
+        let game = Topolo::from_options(Some("3x4"), None).unwrap();
+        let theme = game.autogui_theme();
+        let t = &theme["themes"]["pieces"];
+        let centres = t["centers"].as_array().unwrap().len();
+        assert_eq!(centres, 4 * 12);
+        let mut pos = Position::EMPTY;
+        while !game.is_over(&pos) {
+            let moves = game.moves(&pos);
+            let buttons: Vec<String> = moves.iter().map(|&m| game.autogui_button(&pos, m)).collect();
+            let mut unique = buttons.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), buttons.len(), "keys of GamesmanUni's move map");
+            for b in &buttons {
+                let parts: Vec<&str> = b.split('_').collect();
+                assert_eq!(parts[0], "A");
+                assert!(t["charImages"].get(parts[1]).is_some(), "{b}");
+                assert!(parts[2].parse::<usize>().unwrap() < centres, "{b}");
+                assert!(t["sounds"].get(parts[3]).is_some(), "{b}");
+            }
+            let entities = game.autogui_entities(&pos);
+            assert_eq!(entities.len(), 12);
+            assert!(entities
+                .chars()
+                .all(|c| t["charImages"].get(c.to_string()).is_some()));
+            pos = game.play(&pos, moves[moves.len() / 2]);
+        }
+        assert!(!game.autogui_entities(&pos).contains('e'), "a full board");
+        let only = Topolo::new(game.shape(), Variant::SizeOnly);
+        assert_eq!(only.autogui_theme(), theme, "the same board either way");
+    }
+}
