@@ -1,7 +1,8 @@
-//! Tic-tac-toe behind the game interface, for the tests only: it is
-//! registered in the `topitop` command by the `toy` feature, and the tests
-//! solve, store, query and export it through the same commands and files
-//! as the real games.
+//! Tic-tac-toe behind the game interface: the smallest complete game, and
+//! the template of a new one (docs/architecture.md, "Adding a game"). The
+//! `topitop` command registers it only with the `toy` feature, and the
+//! tests solve, store, query, export and serve it through the same
+//! commands and files as the real games.
 //!
 //! A position is X's and O's cells as 9-bit masks (cell 1 top left to 9
 //! bottom right); X moves first. A tier is the number of marks on the
