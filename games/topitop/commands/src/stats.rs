@@ -413,6 +413,7 @@ fn tally_half(
         .filter(|m| m.slide_id() != 0)
         .fold(0u64, |acc, m| acc | 1 << (m.slide_id() - 1));
     let board_primitive = rules.board_primitive(board, turn);
+    let self_symmetric = symmetry::board_standing(board).self_symmetric;
     let game_over = board.castles_of(turn.opponent()) >= 2;
     for &(pos, rec) in half {
         let d = pos.forbidden_id();
@@ -434,7 +435,13 @@ fn tally_half(
         let reachable = reached.contains_class(index, pos);
         if reachable {
             t.reached[k] += 1;
-            t.reached_images += symmetry::images_of(pos).len() as u64;
+            // Eight images unless a symmetry fixes the board (found once
+            // for the half): only then are a position's images counted.
+            t.reached_images += if self_symmetric {
+                symmetry::images_of(pos).len() as u64
+            } else {
+                8
+            };
         }
         if k < 3 {
             let r = rec.remoteness();
