@@ -250,3 +250,29 @@ fn every_game_exits_alike_on_each_class_of_error() {
         assert_eq!(stdout(&o).lines().count(), 3, "a header and a row a line");
     }
 }
+
+#[test]
+fn every_game_plays_through_one_loop() {
+    let dir = solved().to_str().unwrap();
+    for g in [&TOPITOP, &TOPOLO, &TOPPLE] {
+        let play = |extra: &[&str], input: &[u8]| {
+            topitop_with_input(&[&["play", "--dir", dir][..], extra, g.options].concat(), input)
+        };
+        // The computer takes the first player's side by that name, and the
+        // person is asked for the second's move.
+        let o = play(&["--computer", "first", "--hints"], b"hint\nquit\n");
+        assert!(o.status.success(), "{:?}: {}", g.options, stderr(&o));
+        let text = stdout(&o);
+        for says in [
+            "also: hint, hints, undo, quit",
+            "Computer plays ",
+            "  hints (value for ",
+            "best: ",
+        ] {
+            assert!(text.contains(says), "{:?}: no {says:?} in {text}", g.options);
+        }
+        let o = play(&["--computer", "nobody"], b"");
+        assert_eq!(o.status.code(), Some(2), "{:?}", g.options);
+        assert!(stderr(&o).contains("--computer nobody: use "), "{}", stderr(&o));
+    }
+}
