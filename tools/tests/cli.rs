@@ -10,14 +10,18 @@ use support::run::{stderr, stdout, topitop, topitop_with_input};
 fn perft_prints_paths_and_positions_per_depth() {
     let o = topitop(&["perft", "3", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let got: Vec<(u64, u64)> = rows
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&v["game"], &v["variant"]), (&"topitop".into(), &"v1_0".into()));
+    let got: Vec<(u64, u64, u64)> = v["depth"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| (r["paths"].as_u64().unwrap(), r["positions"].as_u64().unwrap()))
+        .map(|r| {
+            let n = |k: &str| r[k].as_u64().unwrap();
+            (n("depth"), n("sequences"), n("positions"))
+        })
         .collect();
-    assert_eq!(got, [(27, 27), (728, 584), (20_168, 7_150)]);
+    assert_eq!(got, [(0, 1, 1), (1, 27, 27), (2, 728, 584), (3, 20_168, 7_150)]);
     let text = stdout(&topitop(&["perft", "2", "--rules", "v0"]));
     assert!(
         text.lines()
@@ -32,10 +36,10 @@ fn show_json_lists_every_move_with_its_child() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["turn"], "Blue");
-    assert_eq!(v["forbiddenSlide"], "4-5");
+    assert_eq!(v["forbidden_slide"], "4-5");
     assert_eq!(v["primitive"], serde_json::Value::Null);
     assert_eq!(v["tier"], 0x4300_0000u64);
-    assert_eq!(v["tierPosition"], 35_766);
+    assert_eq!(v["tier_position"], 35_766);
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 16);
     assert_eq!(moves[0]["move"], "2-1");
@@ -423,7 +427,10 @@ fn export_summary_and_stats_agree_with_the_solve() {
     // on an empty board is one no game comes to), split the same way.
     let reach = &stats["reachable"];
     let n = |v: &serde_json::Value| v.as_u64().unwrap();
-    assert!(n(&reach["positions"]) < n(&stats["positions"]), "{reach}");
+    assert!(n(&reach["positions"]) < n(&stats["play_classes"]), "{reach}");
+    // The common figures: the classes play reaches, and their positions.
+    assert_eq!(n(&reach["positions"]), n(&stats["classes"]));
+    assert!(n(&stats["positions"]) > n(&stats["classes"]));
     assert_eq!(
         n(&reach["positions"]),
         ["win", "lose", "tie", "draw", "unsolved"]

@@ -184,7 +184,7 @@ fn every_exported_row_is_a_position_query_answers_with_its_value() {
     let stats: serde_json::Value =
         serde_json::from_str(&stdout(&topitop(&["stats", "--db", db, "--json"]))).unwrap();
     assert!(stats["unplayable_stored"].as_u64().unwrap() > 0, "{stats}");
-    let positions = stats["positions"].as_u64().unwrap();
+    let positions = stats["play_classes"].as_u64().unwrap();
     let solved = format!("solved {positions} positions ");
     assert!(
         stdout(&o).contains(&solved),

@@ -138,7 +138,7 @@ fn stats_report_is_well_formed_self_contained_and_complete() {
     for (figure, key) in [
         ("file size (bytes)", "file_bytes"),
         ("records stored", "records_stored"),
-        ("positions (classes)", "positions"),
+        ("positions (classes)", "play_classes"),
         ("win", "win"),
         ("lose", "lose"),
         ("tie", "tie"),

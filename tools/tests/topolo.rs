@@ -81,7 +81,7 @@ fn a_small_board_solves_verifies_and_answers_queries() {
     );
     let shown = ok(&[&["show", "S../.../..."][..], &g].concat());
     assert!(shown.contains("Black to move, on odd rows"), "{shown}");
-    assert!(shown.contains("15 moves:"), "{shown}");
+    assert!(shown.contains("Moves (15):"), "{shown}");
     let perft = ok(&[&["perft", "9"][..], &g].concat());
     let total: u64 = perft
         .lines()

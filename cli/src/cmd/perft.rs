@@ -4,13 +4,13 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 
-use topitop_game_api::Tiered;
+use topitop_game_api::Game;
 
 use crate::common::{available_memory, RulesArgs};
 
 /// Bytes one distinct position costs in the next depth's map, hash table
 /// slack included.
-fn entry_bytes<G: Tiered>() -> u64 {
+fn entry_bytes<G: Game>() -> u64 {
     (2 * std::mem::size_of::<(G::Position, u128)>() + 8) as u64
 }
 
@@ -37,7 +37,7 @@ struct Row {
 ///
 /// # Errors
 /// A count beyond 128 bits, or a closed standard output.
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     if !args.json {
         writeln!(out, "# {} {}", game.name(), game.variant())?;
@@ -163,7 +163,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
 
 /// Adds `weight` times the move sequences of each length `k + 1` from
 /// `pos` to `counts[k]`; `None` when a count passes 128 bits.
-fn count_sequences<G: Tiered>(game: &G, pos: &G::Position, weight: u128, counts: &mut [u128]) -> Option<()> {
+fn count_sequences<G: Game>(game: &G, pos: &G::Position, weight: u128, counts: &mut [u128]) -> Option<()> {
     let Some((first, deeper)) = counts.split_first_mut() else {
         return Some(());
     };

@@ -3,7 +3,8 @@
 
 use std::io::Write;
 
-use topitop_game_api::{Tiered, Value};
+use topitop_game_api::{Game, Tiered, Value};
+use topitop_serve::PositionResponse;
 
 use super::open_or_search;
 use crate::common::DbArgs;
@@ -15,51 +16,87 @@ use crate::lines::next_line;
 /// # Errors
 /// A missing database, a bad option, or a closed standard input or output.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
-    let names = game.player_names();
-    let computer: Option<usize> = match args.computer.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None | Some("second") => Some(1),
-        Some("first") => Some(0),
-        Some("none") => None,
-        Some(name) => Some(
-            names
-                .iter()
-                .position(|n| n.eq_ignore_ascii_case(name))
-                .ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "--computer {name}: use {}, {}, first, second or none",
-                        names[0],
-                        names[1]
-                    )
-                })?,
-        ),
-    };
-    let mut pos = match &args.from {
-        Some(p) => game.parse_position(p).map_err(anyhow::Error::msg)?,
-        None => game.start(),
-    };
     // Two people need no database: a board nobody has solved (8×8 Topple)
     // is still played.
     let path = super::db_path(&game, &args.db.dir);
-    if computer.is_none() && !args.hints && args.db.db.is_none() && !game.can_estimate() && !path.exists() {
+    if computer(&game, &args)?.is_none()
+        && !args.hints
+        && args.db.db.is_none()
+        && !game.can_estimate()
+        && !path.exists()
+    {
         eprintln!(
             "no database {}: two people play without values or hints",
             path.display()
         );
-        return play_unsolved(&game, pos);
+        return play_unsolved(&game, start(&game, &args)?);
     }
     let source = open_or_search(&game, &args.db, args.search_ms)?;
+    let greeting = format!(
+        "{} {}: moves as `show` lists them; also: hint, hints, undo, quit",
+        game.name(),
+        game.variant()
+    );
+    play(&game, &args, &greeting, |pos| source.respond(&game, pos))
+}
+
+/// The side `--computer` names: a player's index, or `None` for two
+/// people.
+fn computer<G: Game>(game: &G, args: &Args) -> anyhow::Result<Option<usize>> {
+    let names = game.player_names();
+    Ok(
+        match args.computer.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None | Some("second") => Some(1),
+            Some("first") => Some(0),
+            Some("none") => None,
+            Some(name) => Some(
+                names
+                    .iter()
+                    .position(|n| n.eq_ignore_ascii_case(name))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "--computer {name}: use {}, {}, first, second or none",
+                            names[0],
+                            names[1]
+                        )
+                    })?,
+            ),
+        },
+    )
+}
+
+/// The position `--from` names, or the start.
+fn start<G: Game>(game: &G, args: &Args) -> anyhow::Result<G::Position> {
+    match &args.from {
+        Some(p) => game.parse_position(p).map_err(anyhow::Error::msg),
+        None => Ok(game.start()),
+    }
+}
+
+/// The game loop of `play`, for any game and any source of answers: says
+/// `greeting` (how moves are written, what else may be typed), then shows
+/// each position with its value, plays the computer's side with the best
+/// move `respond` lists, and reads the person's moves and commands.
+///
+/// # Errors
+/// A bad option, a failing `respond`, or a closed standard input or
+/// output.
+pub fn play<G: Game>(
+    game: &G,
+    args: &Args,
+    greeting: &str,
+    respond: impl Fn(&G::Position) -> anyhow::Result<PositionResponse>,
+) -> anyhow::Result<()> {
+    let names = game.player_names();
+    let computer = computer(game, args)?;
+    let mut pos = start(game, args)?;
     let mut history = Vec::new();
     let mut hints = args.hints;
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{} {}: moves as `show` lists them; also: hint, hints, undo, quit",
-        game.name(),
-        game.variant()
-    )?;
+    writeln!(out, "{greeting}")?;
     loop {
-        let r = source.respond(&game, &pos)?;
+        let r = respond(&pos)?;
         let mover = game.player_to_move(&pos);
         writeln!(out)?;
         write!(out, "{}", game.show(&pos))?;
@@ -74,13 +111,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         };
         writeln!(out, "{} ({} to move): {standing}", r.position, names[mover])?;
         if r.moves.is_empty() {
-            let end = match game.primitive(&pos) {
-                Some(Value::Win) => format!("{} wins", names[mover]),
-                Some(Value::Lose) => format!("{} wins", names[1 - mover]),
-                Some(Value::Tie) => "a tie".to_string(),
-                _ => "drawn".to_string(),
-            };
-            writeln!(out, "Game over: {end}.")?;
+            writeln!(out, "Game over: {}.", game_over(game, &pos))?;
             return Ok(());
         }
         if computer == Some(mover) {
@@ -148,6 +179,18 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// How the game ended in `pos`, a primitive position.
+fn game_over<G: Game>(game: &G, pos: &G::Position) -> String {
+    let names = game.player_names();
+    let mover = game.player_to_move(pos);
+    match game.primitive(pos) {
+        Some(Value::Win) => format!("{} wins", names[mover]),
+        Some(Value::Lose) => format!("{} wins", names[1 - mover]),
+        Some(Value::Tie) => "a tie".to_string(),
+        _ => "drawn".to_string(),
+    }
+}
+
 /// Asks `player` for a move: the line typed, trimmed (empty after a line
 /// that is not text, which is said), or `None` at the end of the input.
 fn prompt(
@@ -171,7 +214,7 @@ fn prompt(
 
 /// Two people play `game` from `pos`, with no database: the board, the
 /// moves, undo and quit.
-fn play_unsolved<G: Tiered>(game: &G, mut pos: G::Position) -> anyhow::Result<()> {
+fn play_unsolved<G: Game>(game: &G, mut pos: G::Position) -> anyhow::Result<()> {
     let names = game.player_names();
     let mut history = Vec::new();
     let mut input = std::io::stdin().lock();
@@ -186,14 +229,8 @@ fn play_unsolved<G: Tiered>(game: &G, mut pos: G::Position) -> anyhow::Result<()
         let mover = game.player_to_move(&pos);
         writeln!(out)?;
         write!(out, "{}", game.show(&pos))?;
-        if let Some(v) = game.primitive(&pos) {
-            let end = match v {
-                Value::Win => format!("{} wins", names[mover]),
-                Value::Lose => format!("{} wins", names[1 - mover]),
-                Value::Tie => "a tie".to_string(),
-                Value::Draw => "drawn".to_string(),
-            };
-            writeln!(out, "Game over: {end}.")?;
+        if game.primitive(&pos).is_some() {
+            writeln!(out, "Game over: {}.", game_over(game, &pos))?;
             return Ok(());
         }
         let Some(text) = prompt(&mut input, &mut out, names[mover])? else {

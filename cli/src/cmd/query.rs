@@ -27,8 +27,18 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             reachable: game.reachable(&pos),
         })
     };
+    answer(&args, respond)
+}
+
+/// Answers `args`' position, or those of standard input, with `respond`:
+/// the one way every game's `query` prints, whatever answers it.
+///
+/// # Errors
+/// A position the game refuses, a failing `respond`, or standard input or
+/// output failing.
+pub fn answer(args: &Args, respond: impl Fn(&str) -> anyhow::Result<Answer>) -> anyhow::Result<()> {
     match &args.position {
-        Some(p) => answer_one(args.json, &respond(p)?, p.len().max(5)),
+        Some(p) => answer_one(args.json, &respond(p)?),
         None => answer_lines(args.json, respond),
     }
 }
@@ -48,17 +58,22 @@ pub struct Answer {
 }
 
 /// Prints one position's answer: GamesmanUni's object with `reachable`
-/// added as JSON, or a table of its moves whose child column is
-/// `child_width` wide.
-///
-/// # Errors
-/// A closed standard output.
-pub fn answer_one(json: bool, a: &Answer, child_width: usize) -> anyhow::Result<()> {
+/// added as JSON, or a table of its moves.
+fn answer_one(json: bool, a: &Answer) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if json {
         writeln!(out, "{}", serde_json::to_string(a)?)?;
     } else {
-        print_text(&mut out, a, child_width)?;
+        // The child column as wide as its widest entry.
+        let width = a
+            .object
+            .moves
+            .iter()
+            .map(|m| m.position.len())
+            .max()
+            .unwrap_or(0)
+            .max(5);
+        print_text(&mut out, a, width)?;
     }
     out.flush()?;
     Ok(())
@@ -138,7 +153,7 @@ fn print_estimates(
 /// # Errors
 /// Standard input or output failing, or (after every line is answered)
 /// any line that was not a valid position.
-pub fn answer_lines(json: bool, answer: impl Fn(&str) -> anyhow::Result<Answer>) -> anyhow::Result<()> {
+fn answer_lines(json: bool, answer: impl Fn(&str) -> anyhow::Result<Answer>) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if !json {
         writeln!(

@@ -14,28 +14,86 @@ use crate::common::{DbArgs, StartResult};
 use crate::output::Output;
 use crate::report;
 
-/// What `stats` reports.
+/// What `stats --json` prints, the same fields for every game; a game
+/// with figures of its own adds them as `extra`, after the common ones.
 #[derive(Serialize)]
-struct Report {
+pub struct Report<E: Serialize = ()> {
     /// The headline: the start position's result.
-    start: StartResult,
-    file: String,
-    game: String,
-    variant: String,
-    file_bytes: u64,
-    symmetric: bool,
+    pub start: StartResult,
+    /// The database file.
+    pub file: String,
+    /// The game, as `--game` names it.
+    pub game: String,
+    /// Its variant, as database file names hold it.
+    pub variant: String,
+    /// The file's size in bytes.
+    pub file_bytes: u64,
+    /// Whether the file holds one position per symmetry class.
+    pub symmetric: bool,
     /// Solved positions by value (one per symmetry class with symmetry).
-    win: u64,
-    lose: u64,
-    tie: u64,
-    draw: u64,
-    largest_remoteness: u16,
-    /// Indices of all tiers.
-    indices: u64,
+    pub win: u64,
+    /// See `win`.
+    pub lose: u64,
+    /// See `win`.
+    pub tie: u64,
+    /// See `win`.
+    pub draw: u64,
+    /// The most moves to the end of a game any stored position has.
+    pub largest_remoteness: u16,
+    /// Indices of the position index (every tier's, for a tiered game).
+    pub indices: u64,
     /// Positions play reaches from the start.
-    positions: u64,
+    pub positions: u64,
     /// Their symmetry classes.
-    classes: u64,
+    pub classes: u64,
+    /// The game's own figures.
+    #[serde(flatten)]
+    pub extra: E,
+}
+
+impl<E: Serialize> Report<E> {
+    /// Prints the report: JSON, or the common figures as text followed by
+    /// `lines`, the game's own.
+    ///
+    /// # Errors
+    /// A closed standard output.
+    pub fn print(&self, json: bool, lines: &[String]) -> anyhow::Result<()> {
+        let mut out = std::io::stdout().lock();
+        if json {
+            writeln!(out, "{}", serde_json::to_string_pretty(self)?)?;
+            return Ok(());
+        }
+        writeln!(out, "{}", self.start.line())?;
+        writeln!(out, "{}: {} {}", self.file, self.game, self.variant)?;
+        writeln!(
+            out,
+            "file size            {} bytes ({} indices)",
+            self.file_bytes, self.indices
+        )?;
+        writeln!(
+            out,
+            "solved               {} win, {} lose, {} tie, {} draw{}",
+            self.win,
+            self.lose,
+            self.tie,
+            self.draw,
+            if self.symmetric {
+                " (one per symmetry class)"
+            } else {
+                ""
+            }
+        )?;
+        writeln!(out, "largest remoteness   {}", self.largest_remoteness)?;
+        writeln!(
+            out,
+            "reachable positions  {} ({} symmetry classes)",
+            self.positions, self.classes
+        )?;
+        for l in lines {
+            writeln!(out, "{l}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Runs `stats` on `game`.
@@ -93,6 +151,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         indices: stored.iter().map(|t| t.size).sum(),
         positions,
         classes,
+        extra: (),
     };
     if let Some(out) = report_out {
         match html_report(&game, &db, &r)?.write_to(out)? {
@@ -101,40 +160,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             None => return Ok(()),
         }
     }
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
-        return Ok(());
-    }
-    writeln!(out, "{}", r.start.line())?;
-    writeln!(out, "{}: {} {}", r.file, r.game, r.variant)?;
-    writeln!(
-        out,
-        "file size            {} bytes ({} indices in {} tiers)",
-        r.file_bytes,
-        r.indices,
-        stored.len()
-    )?;
-    writeln!(
-        out,
-        "solved               {} win, {} lose, {} tie, {} draw{}",
-        r.win,
-        r.lose,
-        r.tie,
-        r.draw,
-        if r.symmetric {
-            " (one per symmetry class)"
-        } else {
-            ""
-        }
-    )?;
-    writeln!(out, "largest remoteness   {}", r.largest_remoteness)?;
-    writeln!(
-        out,
-        "reachable positions  {} ({} symmetry classes)",
-        r.positions, r.classes
-    )?;
-    Ok(())
+    r.print(args.json, &[])
 }
 
 /// Counts by value (win, lose, tie, draw) of the records of one tier.

@@ -9,7 +9,6 @@ pub mod canonical;
 pub mod crosscheck;
 pub mod export;
 pub mod options;
-pub mod perft;
 pub mod play;
 pub mod query;
 pub mod scan;
@@ -21,6 +20,8 @@ pub mod verify;
 
 use topitop_cli::cmd;
 use topitop_cli::registry::{Commands, Found};
+
+use crate::options::RulesOptions;
 
 /// Topitop's commands, for the binary's list of games.
 pub fn commands() -> Box<dyn Commands> {
@@ -34,7 +35,7 @@ impl Commands for Topitop {
         "topitop"
     }
     fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
-        perft::run(args)
+        cmd::perft::run(args.rules.rules()?, args)
     }
     fn show(&self, args: cmd::show::Args) -> anyhow::Result<()> {
         show::run(args)

@@ -1,7 +1,7 @@
-//! `topitop query`: a position's value and remoteness and every move's,
-//! as GamesmanUni shows them.
+//! `topitop query`: the shared command, answered from Topitop's own
+//! database.
 
-use topitop_cli::cmd::query::{answer_lines, answer_one, Answer, Args};
+use topitop_cli::cmd::query::{answer, Answer, Args};
 use topitop_rules::parse_position;
 use topitop_solved::respond;
 
@@ -11,7 +11,7 @@ use crate::options::DbOptions;
 pub fn run(args: Args) -> anyhow::Result<()> {
     let db = args.db.open()?;
     let rules = db.rules();
-    let answer = |text: &str| -> anyhow::Result<Answer> {
+    let respond_to = |text: &str| -> anyhow::Result<Answer> {
         let pos = parse_position(text, rules.budget())?;
         Ok(Answer {
             object: respond(&db, rules, pos)?,
@@ -19,12 +19,5 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             reachable: rules.is_reachable(pos),
         })
     };
-    match &args.position {
-        Some(p) => answer_one(args.json, &answer(p)?, CHILD_WIDTH),
-        None => answer_lines(args.json, answer),
-    }
+    answer(&args, respond_to)
 }
-
-/// Wide enough for every Topitop position string, so that the columns of
-/// every answer line up.
-const CHILD_WIDTH: usize = 16;

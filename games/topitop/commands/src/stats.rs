@@ -2,17 +2,20 @@
 //! database, as text, JSON or an HTML report with charts.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use serde::Serialize;
 use topitop_cli::cmd::stats::capitalised;
 use topitop_cli::common::StartResult;
 use topitop_cli::report::grouped;
-use topitop_rules::{Board, Budget, MoveList, Player, Position, Rules, StateIndex, Tier, Value};
+use topitop_game_api::Game;
+use topitop_rules::{symmetry, Board, Budget, MoveList, Player, Position, Rules, StateIndex, Tier, Value};
 use topitop_solved::Reached;
 use topitop_table::Record;
 
 use topitop_cli::cmd::stats::Args;
+
+/// `stats`' report with Topitop's own figures.
+type StatsReport = topitop_cli::cmd::stats::Report<Extra>;
 
 use crate::options::DbOptions;
 use crate::scan::fold_groups;
@@ -26,12 +29,19 @@ struct Longest {
     example: Option<String>,
 }
 
+/// The figures of the positions of play stored, one per symmetry class;
+/// by value they are the common figures of `stats`, not repeated here.
 #[derive(Clone, Debug, Default, Serialize)]
 struct Totals {
-    positions: u64,
+    /// Symmetry classes of positions of play stored.
+    play_classes: u64,
+    #[serde(skip)]
     win: u64,
+    #[serde(skip)]
     lose: u64,
+    #[serde(skip)]
     tie: u64,
+    #[serde(skip)]
     draw: u64,
     unsolved: u64,
     /// Stored states that fail [`Position::is_valid`], left out of every
@@ -77,6 +87,8 @@ struct Tally {
     /// The same two for the positions play reaches from the start.
     reached: [u64; 5],
     reached_longest: [Option<(u16, Position)>; 3],
+    /// The positions (not classes) play reaches.
+    reached_images: u64,
 }
 
 /// `b` into `a`: the longer of each longest game.
@@ -103,6 +115,7 @@ impl Tally {
             *a += b;
         }
         keep_longest(&mut self.reached_longest, o.reached_longest);
+        self.reached_images += o.reached_images;
         self
     }
 
@@ -129,7 +142,7 @@ impl Tally {
         };
         let [win, lose, tie, draw, unsolved] = self.by_value;
         Totals {
-            positions: self.by_value.iter().sum(),
+            play_classes: self.by_value.iter().sum(),
             win,
             lose,
             tie,
@@ -212,16 +225,12 @@ fn add_into(a: &mut Vec<u64>, b: &[u64]) {
     }
 }
 
+/// Topitop's own figures of `stats`, after the common ones.
 #[derive(Serialize)]
-struct Report {
-    /// The headline: the start position's result.
-    start: StartResult,
-    file: String,
+struct Extra {
     rules: String,
     budget: String,
-    file_bytes: u64,
     records_stored: u64,
-    /// Symmetry classes (canonical positions) of positions of play.
     #[serde(flatten)]
     totals: Totals,
     /// Moves per non-primitive position.
@@ -267,11 +276,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
         |(ta, ba), (tb, bb)| (ta.merge(tb), ba.merge(bb)),
     )?;
+    let reached_images = totals.reached_images;
     let totals = totals.totals();
     let slots = gamesman_classic_slots(rules.budget());
     let index_states = db.index().len();
     let start = rules.start();
-    let report = Report {
+    let longest = [&totals.longest_win, &totals.longest_lose, &totals.longest_tie];
+    let report = StatsReport {
         start: StartResult::new(
             start.to_string(),
             [Player::Blue.name(), Player::Red.name()],
@@ -279,16 +290,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             db.get(start)?,
         ),
         file: db.path().display().to_string(),
-        rules: rules.ruleset().to_string(),
-        budget: rules.budget().to_string(),
+        game: rules.name().to_string(),
+        variant: rules.variant(),
         file_bytes: db.file_len(),
-        records_stored: db.header().records,
-        branching_factor: totals.moves as f64 / (totals.positions - totals.primitive).max(1) as f64,
-        index_states,
-        gamesman_classic_slots: slots,
-        gamesman_classic_hash_efficiency: index_states as f64 / slots as f64,
-        stored_fraction: totals.positions as f64 / index_states as f64,
-        totals,
+        symmetric: true,
+        win: totals.win,
+        lose: totals.lose,
+        tie: totals.tie,
+        draw: totals.draw,
+        largest_remoteness: longest.iter().map(|l| l.remoteness).max().unwrap_or(0),
+        indices: index_states,
+        positions: reached_images,
+        classes: totals.reachable.positions,
+        extra: Extra {
+            rules: rules.ruleset().to_string(),
+            budget: rules.budget().to_string(),
+            records_stored: db.header().records,
+            branching_factor: totals.moves as f64 / (totals.play_classes - totals.primitive).max(1) as f64,
+            index_states,
+            gamesman_classic_slots: slots,
+            gamesman_classic_hash_efficiency: index_states as f64 / slots as f64,
+            stored_fraction: totals.play_classes as f64 / index_states as f64,
+            totals,
+        },
     };
     if let Some(out) = report_out {
         match html_report(&report, &breakdown, rules.budget()).write_to(out)? {
@@ -297,43 +321,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None => return Ok(()),
         }
     }
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-        return Ok(());
-    }
-    let t = &report.totals;
-    writeln!(out, "{}", report.start.line())?;
-    writeln!(
-        out,
-        "{}: rules {} budget {}",
-        report.file, report.rules, report.budget
-    )?;
-    writeln!(
-        out,
-        "file size            {} bytes ({} records stored)",
-        report.file_bytes, report.records_stored
-    )?;
-    writeln!(out, "positions (classes)  {}", t.positions)?;
-    writeln!(out, "  win                {}", t.win)?;
-    writeln!(out, "  lose               {}", t.lose)?;
-    writeln!(out, "  tie                {}", t.tie)?;
-    writeln!(out, "  draw               {}", t.draw)?;
-    if t.unsolved > 0 {
-        writeln!(out, "  unsolved           {}", t.unsolved)?;
-    }
-    writeln!(out, "  primitive          {}", t.primitive)?;
+    report.print(args.json, &text_lines(&report.extra))
+}
+
+/// Topitop's own lines of `stats`, after the common ones.
+fn text_lines(x: &Extra) -> Vec<String> {
+    let t = &x.totals;
     let r = &t.reachable;
-    writeln!(
-        out,
-        "reachable            {} of them from the start: {} win, {} lose, {} tie, {} draw",
-        r.positions, r.win, r.lose, r.tie, r.draw
-    )?;
-    writeln!(
-        out,
-        "also stored          {} states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
-        t.unplayable_stored
-    )?;
+    let mut lines = vec![
+        format!("rules                {} budget {}", x.rules, x.budget),
+        format!("records stored       {}", x.records_stored),
+        format!(
+            "positions of play    {} classes: {} primitive{}",
+            t.play_classes,
+            t.primitive,
+            if t.unsolved > 0 {
+                format!(", {} unsolved", t.unsolved)
+            } else {
+                String::new()
+            }
+        ),
+        format!(
+            "reachable by value   {} win, {} lose, {} tie, {} draw",
+            r.win, r.lose, r.tie, r.draw
+        ),
+        format!(
+            "also stored          {} states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
+            t.unplayable_stored
+        ),
+    ];
     // Examples a game can come to: the longest of the reachable positions.
     for (name, l) in [
         ("win", &r.longest_win),
@@ -341,27 +357,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ("tie", &r.longest_tie),
     ] {
         if let Some(e) = &l.example {
-            writeln!(out, "longest {name:<5}        {} (e.g. {e})", l.remoteness)?;
+            lines.push(format!("longest {name:<5}        {} (e.g. {e})", l.remoteness));
         }
     }
-    writeln!(
-        out,
+    lines.push(format!(
         "branching factor     {:.2} moves per non-primitive position",
-        report.branching_factor
-    )?;
-    writeln!(
-        out,
+        x.branching_factor
+    ));
+    lines.push(format!(
         "hash efficiency      our index {} states; GamesmanClassic's hash {} slots ({:.1}%)",
-        report.index_states,
-        report.gamesman_classic_slots,
-        100.0 * report.gamesman_classic_hash_efficiency
-    )?;
-    writeln!(
-        out,
+        x.index_states,
+        x.gamesman_classic_slots,
+        100.0 * x.gamesman_classic_hash_efficiency
+    ));
+    lines.push(format!(
         "symmetry             {:.1}% of indexed states stored as classes",
-        100.0 * report.stored_fraction
-    )?;
-    Ok(())
+        100.0 * x.stored_fraction
+    ));
+    lines
 }
 
 /// Adds the stored positions of one half (a board with one side to move,
@@ -400,6 +413,7 @@ fn tally_half(
         .filter(|m| m.slide_id() != 0)
         .fold(0u64, |acc, m| acc | 1 << (m.slide_id() - 1));
     let board_primitive = rules.board_primitive(board, turn);
+    let self_symmetric = symmetry::board_standing(board).self_symmetric;
     let game_over = board.castles_of(turn.opponent()) >= 2;
     for &(pos, rec) in half {
         let d = pos.forbidden_id();
@@ -421,6 +435,13 @@ fn tally_half(
         let reachable = reached.contains_class(index, pos);
         if reachable {
             t.reached[k] += 1;
+            // Eight images unless a symmetry fixes the board (found once
+            // for the half): only then are a position's images counted.
+            t.reached_images += if self_symmetric {
+                symmetry::images_of(pos).len() as u64
+            } else {
+                8
+            };
         }
         if k < 3 {
             let r = rec.remoteness();
@@ -444,15 +465,16 @@ fn tally_half(
 
 /// The rows of the totals table: figure, number, note. The figures the text
 /// output prints, in its order.
-fn total_rows(r: &Report) -> Vec<Vec<String>> {
-    let t = &r.totals;
+fn total_rows(r: &StatsReport) -> Vec<Vec<String>> {
+    let x = &r.extra;
+    let t = &x.totals;
     let row = |figure: &str, n: String, note: &str| vec![figure.to_string(), n, note.to_string()];
     let mut rows = vec![
         row("file size (bytes)", grouped(r.file_bytes), ""),
-        row("records stored", grouped(r.records_stored), ""),
+        row("records stored", grouped(x.records_stored), ""),
         row(
             "positions (classes)",
-            grouped(t.positions),
+            grouped(t.play_classes),
             "positions of play, one per symmetry class",
         ),
         row("win", grouped(t.win), ""),
@@ -500,27 +522,27 @@ fn total_rows(r: &Report) -> Vec<Vec<String>> {
     }
     rows.push(row(
         "branching factor",
-        format!("{:.2}", r.branching_factor),
+        format!("{:.2}", x.branching_factor),
         "moves per non-primitive position",
     ));
     rows.push(row(
         "index states",
-        grouped(r.index_states),
+        grouped(x.index_states),
         "states in our dense index",
     ));
     rows.push(row(
         "GamesmanClassic slots",
-        grouped(r.gamesman_classic_slots),
+        grouped(x.gamesman_classic_slots),
         "slots of GamesmanClassic's hash for this budget",
     ));
     rows.push(row(
         "hash efficiency",
-        format!("{:.1}%", 100.0 * r.gamesman_classic_hash_efficiency),
+        format!("{:.1}%", 100.0 * x.gamesman_classic_hash_efficiency),
         "index states / GamesmanClassic slots",
     ));
     rows.push(row(
         "symmetry",
-        format!("{:.1}%", 100.0 * r.stored_fraction),
+        format!("{:.1}%", 100.0 * x.stored_fraction),
         "of indexed states stored as classes",
     ));
     rows
@@ -528,7 +550,7 @@ fn total_rows(r: &Report) -> Vec<Vec<String>> {
 
 /// The HTML report: the totals, then positions by value and remoteness, by
 /// value and pieces placed, and by tier.
-fn html_report(r: &Report, b: &Breakdown, budget: Budget) -> report::Report {
+fn html_report(r: &StatsReport, b: &Breakdown, budget: Budget) -> report::Report {
     let name = std::path::Path::new(&r.file)
         .file_name()
         .map_or_else(|| r.file.clone(), |n| n.to_string_lossy().into_owned());
@@ -537,7 +559,7 @@ fn html_report(r: &Report, b: &Breakdown, budget: Budget) -> report::Report {
     page.paragraph(&format!(
         "Database {}: rules {}, budget {}. Every count below is of positions of play, one per \
          symmetry class; the {} stored states that play cannot reach are left out.",
-        r.file, r.rules, r.budget, r.totals.unplayable_stored
+        r.file, r.extra.rules, r.extra.budget, r.extra.totals.unplayable_stored
     ));
     page.heading("Summary");
     page.table("Totals", &["figure", "number", "note"], &total_rows(r));
@@ -551,7 +573,7 @@ fn html_report(r: &Report, b: &Breakdown, budget: Budget) -> report::Report {
     );
     let mut row_labels: Vec<String> = ["win", "lose", "tie", "draw"].map(String::from).to_vec();
     let mut cells: Vec<Vec<u64>> = (0..4).map(|v| b.pieces.iter().map(|p| p[v]).collect()).collect();
-    if r.totals.unsolved > 0 {
+    if r.extra.totals.unsolved > 0 {
         row_labels.push("unsolved".to_string());
         cells.push(b.pieces.iter().map(|p| p[4]).collect());
     }

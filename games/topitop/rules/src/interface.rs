@@ -74,15 +74,31 @@ impl Game for Rules {
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
         let mv: Move = text.trim().parse().map_err(|e| format!("{e}"))?;
-        if self.legal_moves(*pos).contains(mv) {
-            Ok(mv)
-        } else {
-            Err(format!("{mv} is not a legal move in {pos}"))
+        match self.why_illegal(*pos, mv) {
+            None => Ok(mv),
+            Some(why) => Err(format!("{mv} is not a legal move here: {why}")),
         }
     }
 
     fn format_move(&self, mv: Move) -> String {
         mv.to_string()
+    }
+
+    /// The board beside its cell numbers (as moves name cells), and the
+    /// pieces left to place.
+    fn show(&self, pos: &Position) -> String {
+        let b = pos.board().to_string();
+        let mut out = String::new();
+        for (row, cells) in b.as_bytes().chunks(3).enumerate() {
+            let numbers: String = (1..=3).map(|c| format!("{} ", row * 3 + c)).collect();
+            let spaced: String = cells.iter().map(|&c| format!("{} ", c as char)).collect();
+            out.push_str(&format!("    {numbers}   {spaced}\n"));
+        }
+        let [blue, red, small, large] = pos.pieces_left(self.budget());
+        out.push_str(&format!(
+            "    left to place: Blue {blue} bucket(s), Red {red} bucket(s), {small} small and {large} large pile(s) for either\n"
+        ));
+        out
     }
 
     fn player_names(&self) -> [&'static str; 2] {
