@@ -4,7 +4,7 @@ use std::io::Write;
 
 use topitop_game_api::Tiered;
 
-use crate::common::RulesArgs;
+use crate::options::GameArgs;
 
 /// Runs `show` on `game`.
 ///
@@ -51,7 +51,7 @@ pub struct Args {
     pub position: String,
     /// The game and its options.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: GameArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
