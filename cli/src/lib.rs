@@ -110,14 +110,8 @@ impl Command {
         })
     }
 
-    /// Runs the command on `game` (`None`: a command of every game).
-    fn run(self, game: Option<&dyn Commands>, games: &Games) -> anyhow::Result<()> {
-        let Some(game) = game else {
-            let Command::Serve(a) = self else {
-                unreachable!("every command but serve has a game")
-            };
-            return cmd::serve::run(games, a);
-        };
+    /// Runs the command on `game`, or on every game of `games` (`serve`).
+    fn run(self, game: &dyn Commands, games: &Games) -> anyhow::Result<()> {
         match self {
             Command::Perft(a) => game.perft(a),
             Command::Show(a) => game.show(a),
@@ -166,14 +160,14 @@ pub fn main(games: Games) -> ExitCode {
     // The one place a game's options are checked against the game, before
     // anything runs: a usage error, as clap's own.
     let game = match cli.command.game_args() {
-        None => None,
+        None => games.all()[0].as_ref(),
         Some((args, db)) => {
             let name = matches.subcommand_name().unwrap_or_default();
             let picked = games
                 .select(args, db)
                 .and_then(|(game, chosen)| options::check(name, game, &chosen, args).map(|()| game));
             match picked {
-                Ok(game) => Some(game),
+                Ok(game) => game,
                 Err(message) => usage_error(&mut command, name, message),
             }
         }

@@ -122,8 +122,12 @@ pub(crate) fn offer(cli: clap::Command, games: &[Box<dyn Commands>]) -> clap::Co
             arg = if flag {
                 arg.action(ArgAction::SetTrue)
             } else {
-                let mut values: Vec<&str> = takers.iter().map(|(_, o)| o.value_name).collect();
-                values.dedup();
+                let mut values: Vec<&str> = Vec::new();
+                for (_, o) in &takers {
+                    if !values.contains(&o.value_name) {
+                        values.push(o.value_name);
+                    }
+                }
                 arg.action(ArgAction::Set)
                     .value_name(values.join("|"))
                     .value_parser(clap::builder::ValueParser::string())

@@ -108,9 +108,4 @@ impl Options {
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.0.keys().map(String::as_str)
     }
-
-    /// True when none was given.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
