@@ -1,32 +1,5 @@
 //! Options and helpers shared by the subcommands.
 
-use clap::Args;
-
-/// Which rules to play: `--rules`, `--variant`, `--budget`. Each is
-/// optional so that a command given a database file can tell the options
-/// a user set from the defaults, and refuse options the file contradicts.
-#[derive(Args, Clone, Debug)]
-pub struct RulesArgs {
-    /// Ruleset: v1 (GamesmanClassic's current module) or v0 (the older
-    /// rules) [default: v1].
-    #[arg(long, value_name = "v0|v1")]
-    pub rules: Option<String>,
-    /// Topitop: the GamesmanClassic option number 0-7 (v1 only): bit 0 no
-    /// move loses, bit 1 two-tower tying rule, bit 2 misère [default: 0].
-    /// Topolo: full or size-only [default: full].
-    #[arg(long, value_name = "N|NAME", allow_negative_numbers = true)]
-    pub variant: Option<String>,
-    /// Piece budget as blue buckets/red buckets/smalls/larges [default: 2/2/4/4].
-    #[arg(long, value_name = "B/R/S/L")]
-    pub budget: Option<String>,
-    /// The game: topitop, or topolo (docs/topolo.md) [default: topitop].
-    #[arg(long, value_name = "NAME")]
-    pub game: Option<String>,
-    /// Topolo's board as RxC, 2 to 8 rows and columns [default: 8x8].
-    #[arg(long, value_name = "RxC")]
-    pub board: Option<String>,
-}
-
 /// The result of a game from a position, as a person says it: `Blue wins
 /// in 31`, `Red wins in 30`, `a tie in 9`, `a draw` (neither side can force
 /// a win, nor end it). `names` are the players', `mover` the index of the
@@ -240,17 +213,18 @@ pub fn check_threads(n: usize) -> anyhow::Result<usize> {
     Ok(n)
 }
 
-/// Where a database is: `--db FILE`, or the default file for the rules
-/// under `--dir`.
-#[derive(Args, Clone, Debug)]
+/// Where a database is: `--db FILE`, or the default file for the game's
+/// options under `--dir`.
+#[derive(clap::Args, Clone, Debug)]
 pub struct DbArgs {
     /// The game and its options.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: crate::options::GameArgs,
     /// Directory holding databases named by their rules (as `solve` writes them).
     #[arg(long, default_value = "data", value_name = "DIR")]
     pub dir: std::path::PathBuf,
-    /// The database file (overrides --dir and the rules options).
+    /// The database file (overrides --dir); its header names the game and
+    /// variant, so it needs no other option.
     #[arg(long, value_name = "FILE")]
     pub db: Option<std::path::PathBuf>,
 }

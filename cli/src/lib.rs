@@ -9,6 +9,7 @@
 pub mod cmd;
 pub mod common;
 pub mod lines;
+pub mod options;
 pub mod output;
 pub mod parquet;
 pub mod progress;
@@ -21,17 +22,22 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::registry::Games;
+use crate::options::GameArgs;
+use crate::registry::{Commands, Games};
 
 /// The program's version as `--version` prints it, and as databases and
 /// checkpoints record what made them: the package version and the git
 /// commit, if any.
 pub const VERSION: &str = env!("TOPITOP_VERSION");
 
-/// Solved games: GamesmanClassic-exact Topitop and the games behind the
-/// game interface, with the tools to solve, query, study and serve them.
 #[derive(Parser)]
-#[command(name = "topitop", version = VERSION, about, long_about = None)]
+#[command(
+    name = "topitop",
+    version = VERSION,
+    about = "Solve board games strongly (every position's value and remoteness), \
+             then query, check, export, study, play and serve the results",
+    long_about = None
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -86,19 +92,37 @@ impl Command {
         )
     }
 
-    /// Runs the command on the game it names.
-    fn run(self, games: &Games) -> anyhow::Result<()> {
+    /// The command's game options, and its `--db FILE` if it reads one;
+    /// `None` for a command of every game at once.
+    fn game_args(&self) -> Option<(&GameArgs, Option<&std::path::Path>)> {
+        Some(match self {
+            Command::Perft(a) => (&a.rules, None),
+            Command::Show(a) => (&a.rules, None),
+            Command::Solve(a) => (&a.rules, None),
+            Command::Canonical(a) => (&a.rules, None),
+            Command::Verify(a) => (&a.db.rules, a.db.db.as_deref()),
+            Command::Query(a) => (&a.db.rules, a.db.db.as_deref()),
+            Command::Export(a) => (&a.db.rules, a.db.db.as_deref()),
+            Command::Stats(a) => (&a.db.rules, a.db.db.as_deref()),
+            Command::Crosscheck(a) => (&a.db.rules, a.db.db.as_deref()),
+            Command::Play(a) => (&a.db.rules, a.db.db.as_deref()),
+            Command::Serve(_) => return None,
+        })
+    }
+
+    /// Runs the command on `game`, or on every game of `games` (`serve`).
+    fn run(self, game: &dyn Commands, games: &Games) -> anyhow::Result<()> {
         match self {
-            Command::Perft(a) => games.find(a.rules.game.as_deref())?.perft(a),
-            Command::Show(a) => games.find(a.rules.game.as_deref())?.show(a),
-            Command::Solve(a) => games.find(a.rules.game.as_deref())?.solve(a),
-            Command::Verify(a) => games.of_db(&a.db)?.verify(a),
-            Command::Query(a) => games.of_db(&a.db)?.query(a),
-            Command::Export(a) => games.of_db(&a.db)?.export(a),
-            Command::Stats(a) => games.of_db(&a.db)?.stats(a),
-            Command::Crosscheck(a) => games.of_db(&a.db)?.crosscheck(a),
-            Command::Play(a) => games.of_db(&a.db)?.play(a),
-            Command::Canonical(a) => games.find(a.rules.game.as_deref())?.canonical(a),
+            Command::Perft(a) => game.perft(a),
+            Command::Show(a) => game.show(a),
+            Command::Solve(a) => game.solve(a),
+            Command::Verify(a) => game.verify(a),
+            Command::Query(a) => game.query(a),
+            Command::Export(a) => game.export(a),
+            Command::Stats(a) => game.stats(a),
+            Command::Crosscheck(a) => game.crosscheck(a),
+            Command::Play(a) => game.play(a),
+            Command::Canonical(a) => game.canonical(a),
             Command::Serve(a) => cmd::serve::run(games, a),
         }
     }
@@ -107,12 +131,13 @@ impl Command {
 /// Runs the command line on `games`, the first the default of `--game`:
 /// the whole of the `topitop` binary.
 pub fn main(games: Games) -> ExitCode {
-    // The games' commands, and each tool's own subcommand beside them.
-    let mut command = Cli::command();
+    // The games' commands with the games' options, and each tool's own
+    // subcommand beside them.
+    let mut command = options::offer(Cli::command(), games.all());
     for t in games.tools() {
         command = command.subcommand(t.command());
     }
-    let matches = command.get_matches();
+    let matches = command.get_matches_mut();
     if let Some((name, args)) = matches.subcommand() {
         if let Some(tool) = games.tools().iter().find(|t| t.command().get_name() == name) {
             if let Err(e) = topitop_files::temps::remove_on_signals() {
@@ -132,6 +157,21 @@ pub fn main(games: Games) -> ExitCode {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
+    // The one place a game's options are checked against the game, before
+    // anything runs: a usage error, as clap's own.
+    let game = match cli.command.game_args() {
+        None => games.all()[0].as_ref(),
+        Some((args, db)) => {
+            let name = matches.subcommand_name().unwrap_or_default();
+            let picked = games
+                .select(args, db)
+                .and_then(|(game, chosen)| options::check(name, game, &chosen, args).map(|()| game));
+            match picked {
+                Ok(game) => game,
+                Err(message) => usage_error(&mut command, name, message),
+            }
+        }
+    };
     // The server shuts down on signals itself; every other command removes
     // its unfinished outputs and ends.
     if !matches!(cli.command, Command::Serve(_)) {
@@ -140,7 +180,7 @@ pub fn main(games: Games) -> ExitCode {
         }
     }
     let only_prints = cli.command.only_prints();
-    match cli.command.run(&games) {
+    match cli.command.run(game, &games) {
         Ok(()) => ExitCode::SUCCESS,
         // Quietly: the reader has gone, and there is no one to tell.
         Err(e) if common::is_broken_pipe(&e) && only_prints => ExitCode::SUCCESS,
@@ -153,4 +193,16 @@ pub fn main(games: Games) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Ends the program as clap ends it for a usage error: `message` and the
+/// usage of the subcommand `name` on standard error, exit status 2.
+fn usage_error(command: &mut clap::Command, name: &str, message: String) -> ! {
+    let bin = command.get_name().to_string();
+    let sub = command
+        .find_subcommand_mut(name)
+        .expect("the subcommand just parsed");
+    let mut sub = sub.clone().bin_name(format!("{bin} {name}"));
+    sub.error(clap::error::ErrorKind::ArgumentConflict, message)
+        .exit()
 }

@@ -5,21 +5,34 @@
 
 use std::future::Future;
 use std::marker::PhantomData;
+use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use topitop_game_api::Registered;
+use topitop_game_api::{GameOption, Registered};
 use topitop_serve::{App, ServedGame};
 
 use crate::cmd;
-use crate::common::{DbArgs, RulesArgs};
+use crate::common::DbArgs;
+use crate::options::GameArgs;
 
-/// Every command, for one game. The arguments are the command line's, the
-/// same for every game; a game refuses the options it does not take.
+/// Every command, for one game. The arguments are the command line's; of
+/// the games' options, only those the game declares ([`Commands::options`])
+/// reach it.
 pub trait Commands {
     /// The game's name, as `--game` takes it.
     fn name(&self) -> &'static str;
+    /// The options the game takes, with their help: the command line
+    /// offers them, and refuses them for every game that does not
+    /// declare them.
+    fn options(&self) -> Vec<GameOption>;
+    /// True when the file at `path` is one of the game's databases, as
+    /// its header says. By default: a file of the shared formats whose
+    /// header names this game.
+    fn holds(&self, path: &Path) -> bool {
+        matches!(topitop_db::peek::game_and_variant(path), Ok(Some((game, _))) if game == self.name())
+    }
     /// `perft`.
     ///
     /// # Errors
@@ -120,72 +133,77 @@ pub fn tiered<G: Registered + 'static>() -> Box<dyn Commands> {
 
 struct TieredCommands<G>(PhantomData<fn() -> G>);
 
-impl<G: Registered + 'static> TieredCommands<G> {
-    /// The game `args` select.
-    fn game(&self, args: &RulesArgs) -> anyhow::Result<G> {
-        anyhow::ensure!(
-            args.rules.is_none() && args.budget.is_none(),
-            "--rules and --budget are not options of --game {}; it takes --board and --variant",
-            G::NAME
-        );
-        G::from_options(args.board.as_deref(), args.variant.as_deref()).map_err(anyhow::Error::msg)
-    }
+/// The game `args` select.
+///
+/// # Errors
+/// A value the game refuses.
+pub fn game<G: Registered>(args: &GameArgs) -> anyhow::Result<G> {
+    G::from_options(&args.options).map_err(anyhow::Error::msg)
+}
 
-    /// The game of a command that reads a database: with `--db FILE` and
-    /// no option of the game's own, the variant the file's header names
-    /// (its own rules apply); otherwise as [`Self::game`], a file that
-    /// holds another variant then being refused naming both.
-    fn game_of_db(&self, args: &DbArgs) -> anyhow::Result<G> {
-        let r = &args.rules;
-        let unset = r.board.is_none() && r.variant.is_none() && r.rules.is_none() && r.budget.is_none();
-        if let (Some(file), true) = (&args.db, unset) {
-            // A file this cannot read is the command's to report, as it
-            // reports it for any option.
-            if let Ok(Some((game, variant))) = topitop_db::peek::game_and_variant(file) {
-                if game == G::NAME {
-                    return G::from_variant(&variant).map_err(|e| {
-                        anyhow::anyhow!(
-                            "{} names the variant {variant:?} of {game}, which this program does not know: {e}",
-                            file.display()
-                        )
-                    });
-                }
+/// The game of a command that reads a database: with `--db FILE` and no
+/// option of the game's own, the variant the file's header names (its own
+/// rules apply); otherwise as [`game`], a file that holds another variant
+/// then being refused naming both when it is opened.
+///
+/// # Errors
+/// A value the game refuses, or a file naming a variant the game does
+/// not have.
+pub fn game_of_db<G: Registered>(args: &DbArgs) -> anyhow::Result<G> {
+    let unset = G::OPTIONS.iter().all(|o| !args.rules.options.has(o.name));
+    if let (Some(file), true) = (&args.db, unset) {
+        // A file this cannot read is the command's to report, as it
+        // reports it for any option.
+        if let Ok(Some((game, variant))) = topitop_db::peek::game_and_variant(file) {
+            if game == G::NAME {
+                return G::from_variant(&variant).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{} names the variant {variant:?} of {game}, which this program does not know: {e}",
+                        file.display()
+                    )
+                });
             }
         }
-        self.game(r)
     }
+    game(&args.rules)
 }
 
 impl<G: Registered + 'static> Commands for TieredCommands<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
+    /// The game's own, and the flags of the generic solver.
+    fn options(&self) -> Vec<GameOption> {
+        let mut options = G::OPTIONS.to_vec();
+        options.push(cmd::solve::NO_SYMMETRY);
+        options
+    }
     fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
-        cmd::perft::run(self.game(&args.rules)?, args)
+        cmd::perft::run(game::<G>(&args.rules)?, args)
     }
     fn show(&self, args: cmd::show::Args) -> anyhow::Result<()> {
-        cmd::show::run(self.game(&args.rules)?, args)
+        cmd::show::run(game::<G>(&args.rules)?, args)
     }
     fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
-        cmd::solve::run(self.game(&args.rules)?, args)
+        cmd::solve::run(game::<G>(&args.rules)?, args)
     }
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
-        cmd::verify::run(self.game_of_db(&args.db)?, args)
+        cmd::verify::run(game_of_db::<G>(&args.db)?, args)
     }
     fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
-        cmd::query::run(self.game_of_db(&args.db)?, args)
+        cmd::query::run(game_of_db::<G>(&args.db)?, args)
     }
     fn export(&self, args: cmd::export::Args) -> anyhow::Result<()> {
-        cmd::export::run(self.game_of_db(&args.db)?, args)
+        cmd::export::run(game_of_db::<G>(&args.db)?, args)
     }
     fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
-        cmd::stats::run(self.game_of_db(&args.db)?, args)
+        cmd::stats::run(game_of_db::<G>(&args.db)?, args)
     }
     fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
-        cmd::play::run(self.game_of_db(&args.db)?, args)
+        cmd::play::run(game_of_db::<G>(&args.db)?, args)
     }
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
-        cmd::canonical::run(self.game(&args.rules)?, args)
+        cmd::canonical::run(game::<G>(&args.rules)?, args)
     }
     fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found> {
         Ok(cmd::serve::discover::<G>(&args.dir))
@@ -258,37 +276,32 @@ impl Games {
         &self.0
     }
 
-    /// The game of a command that reads a database: `--game`'s, else the
-    /// one the header of `--db FILE` names when a registered game has that
-    /// name, else the default.
+    /// The game a command runs, and how it was chosen (for messages):
+    /// `--game`'s; else, for a command given `--db FILE`, the game whose
+    /// database the file is; else the default.
     ///
     /// # Errors
-    /// An unknown `--game`.
-    pub fn of_db(&self, args: &DbArgs) -> anyhow::Result<&dyn Commands> {
-        if args.rules.game.is_none() {
-            if let Some(Ok(Some((game, _)))) = args.db.as_deref().map(topitop_db::peek::game_and_variant) {
-                if let Ok(g) = self.find(Some(&game)) {
-                    return Ok(g);
-                }
+    /// A `--game` that contradicts the file, naming both.
+    pub fn select(&self, args: &GameArgs, db: Option<&Path>) -> Result<(&dyn Commands, String), String> {
+        let of_file = db.and_then(|file| Some((file, self.0.iter().find(|g| g.holds(file))?)));
+        match (&args.game, of_file) {
+            (Some(name), Some((file, g))) if g.name() != name => Err(format!(
+                "--game {name} contradicts {}, a database of {}: give --db alone, or --game {}",
+                file.display(),
+                g.name(),
+                g.name()
+            )),
+            (Some(name), _) => {
+                let g = self.0.iter().find(|g| g.name() == name).ok_or_else(|| {
+                    format!("unknown game {name:?}: the games are {}", self.names().join(", "))
+                })?;
+                Ok((g.as_ref(), format!("--game {name}")))
             }
+            (None, Some((file, g))) => Ok((g.as_ref(), format!("the game of {}", file.display()))),
+            (None, None) => Ok((
+                self.0[0].as_ref(),
+                "the default game; choose another with --game".to_string(),
+            )),
         }
-        self.find(args.rules.game.as_deref())
-    }
-
-    /// The game `--game` names, or the default.
-    ///
-    /// # Errors
-    /// An unknown name, with the known ones.
-    pub fn find(&self, game: Option<&str>) -> anyhow::Result<&dyn Commands> {
-        let Some(name) = game else {
-            return Ok(self.0[0].as_ref());
-        };
-        self.0
-            .iter()
-            .find(|g| g.name() == name)
-            .map(|g| g.as_ref())
-            .ok_or_else(|| {
-                anyhow::anyhow!("unknown game {name:?}: the games are {}", self.names().join(", "))
-            })
     }
 }

@@ -17,8 +17,10 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
+mod options;
 mod record;
 
+pub use options::{GameOption, Options};
 pub use record::{Record, Value, MAX_REMOTENESS};
 
 /// A game's drawings for the browser page, as SVG markup.
@@ -267,12 +269,17 @@ pub trait Registered: Tiered + Sized + 'static {
     /// [`Game::name`]).
     const NAME: &'static str;
 
-    /// The game for `--board` and `--variant` (each `None` when not
-    /// given: the game's default).
+    /// The options the game takes, with their help and defaults: the
+    /// command offers these and refuses any other. By default none (one
+    /// board, one variant).
+    const OPTIONS: &'static [GameOption] = &[];
+
+    /// The game the given `options` select (each not given: the game's
+    /// default). Only [`Registered::OPTIONS`] are ever given.
     ///
     /// # Errors
-    /// Options the game does not have, said for a person.
-    fn from_options(board: Option<&str>, variant: Option<&str>) -> Result<Self, String>;
+    /// A value the game does not have, said for a person.
+    fn from_options(options: &Options) -> Result<Self, String>;
 
     /// The game whose [`Game::variant`] is `variant`, as a database's
     /// header records it.

@@ -6,8 +6,9 @@ use std::io::Write;
 
 use topitop_game_api::Tiered;
 
-use crate::common::{error_text, RulesArgs};
+use crate::common::error_text;
 use crate::lines::{next_line, tsv_field, Line};
+use crate::options::GameArgs;
 
 /// Arguments of `canonical`.
 #[derive(clap::Args, Debug)]
@@ -20,7 +21,7 @@ pub struct Args {
     pub positions: Vec<String>,
     /// The game and its options.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: GameArgs,
 }
 
 /// Runs `canonical` with `canonical_of` giving a position string's

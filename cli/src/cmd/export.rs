@@ -41,11 +41,6 @@ use walk::Walk;
 /// Options the game refuses, a missing or damaged database, or an output
 /// that cannot be written.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        args.tier.is_none() && !args.exact,
-        "--tier and --exact are not options of export --game {}, which writes every tier",
-        game.name()
-    );
     args.check_extras()?;
     if args.format == Format::Parquet {
         check_target(args.out.as_deref())?;
@@ -138,9 +133,6 @@ pub struct Args {
     /// The table's format.
     #[arg(long, value_enum, default_value = "tsv")]
     pub format: Format,
-    /// Only this tier (GamesmanClassic tier number).
-    #[arg(long, value_name = "N")]
-    pub tier: Option<u64>,
     /// Only these values (comma-separated: win,lose,tie,draw).
     #[arg(long, value_delimiter = ',', value_name = "V,...")]
     pub value: Vec<String>,
@@ -161,11 +153,6 @@ pub struct Args {
     /// any position a game comes to then has its own row.
     #[arg(long)]
     pub all_symmetries: bool,
-    /// With --format gamesman-classic: compress at GamesmanClassic's own
-    /// zlib level, for files byte-identical to its solve's (about 3 times
-    /// slower; the default level gives the same uncompressed files).
-    #[arg(long)]
-    pub exact: bool,
 }
 
 impl Args {

@@ -6,7 +6,8 @@ use std::io::Write;
 
 use topitop_game_api::Game;
 
-use crate::common::{available_memory, RulesArgs};
+use crate::common::available_memory;
+use crate::options::GameArgs;
 
 /// Bytes one distinct position costs in the next depth's map, hash table
 /// slack included.
@@ -190,7 +191,7 @@ pub struct Args {
     pub depth: u32,
     /// The game and its options.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: GameArgs,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

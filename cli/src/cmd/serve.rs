@@ -274,7 +274,7 @@ pub fn discover<G: Registered>(dir: &Path) -> Found {
     }
     // The game's own board, when no database holds it and the game can
     // search it (8×8 Topolo): answered with estimates.
-    if let Ok(game) = G::from_options(None, None) {
+    if let Ok(game) = G::from_options(&topitop_game_api::Options::new()) {
         if game.can_estimate() && !variants.iter().any(|v| v.id() == game.variant()) {
             title.get_or_insert_with(|| game.title());
             match tiered::TieredVariant::estimated(game) {

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value as Json};
 use topitop_game_api::Game;
 
-use crate::common::RulesArgs;
+use crate::options::GameArgs;
 
 /// One fact a game knows of a position or move beyond the game interface
 /// (Topitop's GamesmanClassic hash, say): an extra field of `show --json`
@@ -156,7 +156,7 @@ pub struct Args {
     pub position: String,
     /// The game and its options.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: GameArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

@@ -7,11 +7,12 @@ use std::time::{Duration, Instant};
 
 use topitop_db::tier_checkpoint::TierCheckpoints;
 use topitop_db::tiered::{write_tiered, TieredMeta};
-use topitop_game_api::{Record, Tiered};
+use topitop_game_api::{GameOption, Record, Tiered};
 use topitop_solver::loop_free::{solve_loop_free_kept, TierStore};
 use topitop_solver::usage::cpu_time;
 
-use crate::common::{init_threads, RulesArgs};
+use crate::common::init_threads;
+use crate::options::GameArgs;
 use crate::progress::CountBar;
 use crate::solve_lock::{create_out_dir, SolveLock};
 
@@ -84,13 +85,8 @@ fn made_from<G: Tiered>(game: &G, symmetric: bool) -> String {
 /// # Errors
 /// A game too large to index, options it refuses, a failed write.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        !args.all,
-        "--all is not an option of solve --game {}",
-        game.name()
-    );
     init_threads(args.threads)?;
-    let symmetric = !args.no_symmetry;
+    let symmetric = !args.rules.options.has(NO_SYMMETRY.name);
     anyhow::ensure!(
         !game.tiers().is_empty(),
         "{} {} is too large to solve strongly here (its positions cannot be indexed); play and query it without a database",
@@ -233,6 +229,14 @@ fn check_memory<G: Tiered>(
     Ok(())
 }
 
+/// `solve --no-symmetry`, a flag of every game whose solver can solve
+/// without its symmetries.
+pub const NO_SYMMETRY: GameOption = GameOption::flag(
+    "no-symmetry",
+    "solve every position instead of one per symmetry class (for checking)",
+    &["solve"],
+);
+
 /// zstd's own default level, which every game's database writer takes
 /// unless told otherwise.
 pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
@@ -242,22 +246,14 @@ pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
 pub struct Args {
     /// The game and its options.
     #[command(flatten)]
-    pub rules: RulesArgs,
-    /// Solve every ruleset of the budget together: the 8 v1 variants and
-    /// v0, one database each. Their moves are the same, so each tier's
-    /// moves and children are worked out once for all nine.
-    #[arg(long, conflicts_with_all = ["rules", "variant"])]
-    pub all: bool,
+    pub rules: GameArgs,
     /// Directory for the database (created if missing); the file is named
-    /// by the rules, e.g. data/topitop_v1_0.db.
+    /// by the game and its options, e.g. data/topolo_3x4.db.
     #[arg(long, default_value = "data", value_name = "DIR")]
     pub out: PathBuf,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Solve every position instead of one per symmetry class (for checking).
-    #[arg(long)]
-    pub no_symmetry: bool,
     /// zstd level of the database blocks, 1-22: the default (zstd's own)
     /// writes the standard database in well under a second; 19 makes it
     /// about an eighth smaller and takes seconds more.

@@ -9,7 +9,7 @@
 //! board; its index is the board read as a base-3 number.
 #![forbid(unsafe_code)]
 
-use topitop_game_api::{Game, Registered, Tiered, Value};
+use topitop_game_api::{Game, Options, Registered, Tiered, Value};
 
 /// The eight lines of three.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -212,11 +212,8 @@ impl Tiered for TicTacToe {
 impl Registered for TicTacToe {
     const NAME: &'static str = "tictactoe";
 
-    fn from_options(board: Option<&str>, variant: Option<&str>) -> Result<TicTacToe, String> {
-        match (board, variant) {
-            (None | Some("3x3"), None) => Ok(TicTacToe),
-            _ => Err("tic-tac-toe has one board, 3x3, and no variants".into()),
-        }
+    fn from_options(_: &Options) -> Result<TicTacToe, String> {
+        Ok(TicTacToe)
     }
 
     fn from_variant(variant: &str) -> Result<TicTacToe, String> {

@@ -2,7 +2,7 @@
 //! [`Tiered`] for solving boards and supplies small enough to index
 //! ([`crate::tier`]), [`Registered`] for the command.
 
-use topitop_game_api::{BoardArt, Game, Registered, TierType, Tiered, Value};
+use topitop_game_api::{BoardArt, Game, GameOption, Options, Registered, TierType, Tiered, Value};
 
 use crate::position::{Color, Phase, Position};
 use crate::rules::{Move, Outcome, Topple};
@@ -197,10 +197,18 @@ impl Tiered for Topple {
 impl Registered for Topple {
     const NAME: &'static str = "topple";
 
-    /// `--board RxC` (default 8x8) and `--variant sN`, the supply (default
-    /// one piece per cell).
-    fn from_options(board: Option<&str>, variant: Option<&str>) -> Result<Topple, String> {
-        Topple::from_options(board, variant).map_err(|e| e.to_string())
+    const OPTIONS: &'static [GameOption] = &[
+        GameOption::value("board", "RxC", "the board, 2 to 8 rows and columns", Some("8x8")),
+        GameOption::value(
+            "variant",
+            "sN",
+            "the supply of pieces both players share, N from 2 to 255",
+            Some("one a cell"),
+        ),
+    ];
+
+    fn from_options(options: &Options) -> Result<Topple, String> {
+        Topple::from_options(options.get("board"), options.get("variant")).map_err(|e| e.to_string())
     }
 
     /// `RxC-sN`, as [`Game::variant`] writes it.

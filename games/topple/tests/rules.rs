@@ -1,7 +1,7 @@
 //! The worked examples of docs/topple-rules.md, one test each (the rule's
 //! number first), checked through the public interface.
 
-use topitop_game_api::{Game, Registered, Value};
+use topitop_game_api::{Game, Options, Registered, Value};
 use topitop_topple::{transition, Color, Move, Phase, Position, Topple};
 
 fn game(variant: &str) -> Topple {
@@ -29,10 +29,11 @@ fn move_strings(g: &Topple, text: &str) -> Vec<String> {
 
 #[test]
 fn rule1_variants_name_board_and_supply() {
-    let g = <Topple as Registered>::from_options(Some("3x3"), Some("s8")).unwrap();
+    let g = <Topple as Registered>::from_options(&Options::new().with("board", "3x3").with("variant", "s8"))
+        .unwrap();
     assert_eq!(Game::variant(&g), "3x3-s8");
     assert_eq!(game("3x3-s8"), g);
-    let default = <Topple as Registered>::from_options(None, None).unwrap();
+    let default = <Topple as Registered>::from_options(&Options::new()).unwrap();
     assert_eq!(Game::variant(&default), "8x8-s64");
     assert_eq!(
         Game::variant(&Topple::from_options(Some("3x4"), None).unwrap()),
@@ -43,7 +44,10 @@ fn rule1_variants_name_board_and_supply() {
     ] {
         assert!(<Topple as Registered>::from_variant(bad).is_err(), "{bad}");
     }
-    assert!(<Topple as Registered>::from_options(Some("2x2"), Some("s2")).is_ok());
+    assert!(
+        <Topple as Registered>::from_options(&Options::new().with("board", "2x2").with("variant", "s2"))
+            .is_ok()
+    );
     assert_eq!(g.player_names(), ["Red", "Blue"]);
 }
 

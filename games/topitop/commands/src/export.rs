@@ -81,7 +81,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.format == Format::GamesmanClassic {
         return gamesman_classic::run(&args);
     }
-    anyhow::ensure!(!args.exact, "--exact applies only to --format gamesman-classic");
+    anyhow::ensure!(
+        !crate::options::exact(&args.db.rules),
+        "--exact applies only to --format gamesman-classic"
+    );
+    let tier = crate::options::tier(&args.db.rules)?;
     if args.format == Format::Parquet {
         check_target(args.out.as_deref())?;
     }
@@ -92,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let values = args.values()?;
     // The blocks to read: all, or those holding the tier's boards.
     let per = u64::from(db.header().block_boards);
-    let blocks = match args.tier {
+    let blocks = match tier {
         None => 0..db.blocks(),
         Some(t) => {
             let tier = Tier::from_number(t, db.rules().budget())?;
@@ -114,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .is_none_or(|r| r.contains_class(db.index(), symmetry::canonical(pos)));
         let keep = pos.is_valid(budget)
             && (reachable || !args.reachable)
-            && args.tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
+            && tier.is_none_or(|t| Tier::of(pos.board()).number() == t)
             && (values.is_empty() || rec.value().is_some_and(|v| values.contains(&v)));
         if !keep {
             return;
@@ -132,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     if args.format == Format::Parquet && !args.summary {
-        let about = parquet::metadata(&db, "positions", args.tier, &values);
+        let about = parquet::metadata(&db, "positions", tier, &values);
         parquet::write_positions(output.writer(), &db, blocks, &rows_of, &args, about)?;
         if let Some(p) = output.finish()? {
             eprintln!("wrote {}", p.display());
@@ -243,7 +247,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     bar.finish();
     if args.summary && args.format == Format::Parquet {
-        let about = parquet::metadata(&db, "summary", args.tier, &values);
+        let about = parquet::metadata(&db, "summary", tier, &values);
         topitop_cli::parquet::write_summary(out, summary_rows(&summary), about)?;
     } else if args.summary {
         write_summary(out, args.format, &summary)?;

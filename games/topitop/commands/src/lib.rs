@@ -20,6 +20,7 @@ pub mod verify;
 
 use topitop_cli::cmd;
 use topitop_cli::registry::{Commands, Found};
+use topitop_game_api::GameOption;
 
 use crate::options::RulesOptions;
 
@@ -33,6 +34,13 @@ struct Topitop;
 impl Commands for Topitop {
     fn name(&self) -> &'static str {
         "topitop"
+    }
+    fn options(&self) -> Vec<GameOption> {
+        options::declared()
+    }
+    /// Its own format, by the magic number that opens every file of it.
+    fn holds(&self, path: &std::path::Path) -> bool {
+        topitop_db::peek::magic(path).is_ok_and(|m| m == topitop_solved::store::header::MAGIC)
     }
     fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
         cmd::perft::run(args.rules.rules()?, args)

@@ -1,15 +1,89 @@
-//! Topitop's reading of the shared options: the rules they select, and
-//! the database they name.
+//! Topitop's options: what it declares to the command line, the rules
+//! they select, and the database they name.
 
-use topitop_cli::common::{DbArgs, RulesArgs};
+use topitop_cli::common::DbArgs;
+use topitop_cli::options::GameArgs;
+use topitop_game_api::GameOption;
 use topitop_rules::{Budget, Rules, Ruleset};
+
+/// `--rules`.
+const RULES: &str = "rules";
+/// `--variant`.
+const VARIANT: &str = "variant";
+/// `--budget`.
+const BUDGET: &str = "budget";
+/// `solve --all`.
+pub const ALL: &str = "all";
+/// `export --tier`.
+pub const TIER: &str = "tier";
+/// `export --exact`.
+const EXACT: &str = "exact";
+
+/// Every option Topitop takes, for the command line's help and checks.
+pub fn declared() -> Vec<GameOption> {
+    vec![
+        GameOption::value(
+            RULES,
+            "v0|v1",
+            "the ruleset: v1, GamesmanClassic's current module, or v0, its older rules",
+            Some("v1"),
+        ),
+        GameOption::value(
+            VARIANT,
+            "N",
+            "GamesmanClassic's option number 0-7 (v1 only): bit 0 no move loses, \
+             bit 1 the two-tower tying rule, bit 2 misère",
+            Some("0"),
+        ),
+        GameOption::value(
+            BUDGET,
+            "B/R/S/L",
+            "the pieces: blue buckets/red buckets/smalls/larges",
+            Some("2/2/4/4"),
+        ),
+        GameOption::flag(
+            ALL,
+            "solve every ruleset of the budget together, the 8 v1 variants and v0, one database \
+             each; their moves are the same, so each tier's moves are worked out once for all nine",
+            &["solve"],
+        ),
+        topitop_cli::cmd::solve::NO_SYMMETRY,
+        GameOption::value(TIER, "N", "only this tier (GamesmanClassic tier number)", None).only(&["export"]),
+        GameOption::flag(
+            EXACT,
+            "with --format gamesman-classic: compress at GamesmanClassic's own zlib level, for \
+             files byte-identical to its solve's (about 3 times slower; the default level gives \
+             the same uncompressed files)",
+            &["export"],
+        ),
+    ]
+}
+
+/// `export --tier N`, if given.
+///
+/// # Errors
+/// A value that is not a tier number.
+pub fn tier(args: &GameArgs) -> anyhow::Result<Option<u64>> {
+    args.options
+        .get(TIER)
+        .map(|t| {
+            t.parse()
+                .map_err(|_| anyhow::anyhow!("--tier {t:?}: a tier is a GamesmanClassic tier number, e.g. 0"))
+        })
+        .transpose()
+}
+
+/// True when `export --exact` was given.
+pub fn exact(args: &GameArgs) -> bool {
+    args.options.has(EXACT)
+}
 
 /// The rules the shared options select, as Topitop reads them.
 pub trait RulesOptions {
     /// The rules these options select.
     ///
     /// # Errors
-    /// An option Topitop does not take, or a value it refuses.
+    /// A value Topitop refuses.
     fn rules(&self) -> anyhow::Result<Rules>;
     /// The budget these options select.
     ///
@@ -26,8 +100,8 @@ pub trait RulesOptions {
 }
 
 /// Topitop's variant number.
-fn variant_number(args: &RulesArgs) -> anyhow::Result<i64> {
-    args.variant.as_deref().map_or(Ok(0), |v| {
+fn variant_number(args: &GameArgs) -> anyhow::Result<i64> {
+    args.options.get(VARIANT).map_or(Ok(0), |v| {
         v.parse().map_err(|_| {
             anyhow::anyhow!("--variant {v:?}: Topitop's variants are the numbers 0 to 7 (names are other games': use --game NAME)")
         })
@@ -35,32 +109,21 @@ fn variant_number(args: &RulesArgs) -> anyhow::Result<i64> {
 }
 
 /// The options given on the command line, as they were written.
-fn given(args: &RulesArgs) -> Vec<String> {
-    let mut given = Vec::new();
-    if let Some(r) = &args.rules {
-        given.push(format!("--rules {r}"));
-    }
-    if let Some(v) = &args.variant {
-        given.push(format!("--variant {v}"));
-    }
-    if let Some(b) = &args.budget {
-        given.push(format!("--budget {b}"));
-    }
-    given
+fn given(args: &GameArgs) -> Vec<String> {
+    [RULES, VARIANT, BUDGET]
+        .into_iter()
+        .filter_map(|name| Some(format!("--{name} {}", args.options.get(name)?)))
+        .collect()
 }
 
-impl RulesOptions for RulesArgs {
+impl RulesOptions for GameArgs {
     fn rules(&self) -> anyhow::Result<Rules> {
-        anyhow::ensure!(
-            self.board.is_none(),
-            "--board is not an option of Topitop, whose board is 3x3 and its pieces set by --budget"
-        );
-        let ruleset = Ruleset::parse(self.rules.as_deref().unwrap_or("v1"), variant_number(self)?)?;
+        let ruleset = Ruleset::parse(self.options.get(RULES).unwrap_or("v1"), variant_number(self)?)?;
         Ok(Rules::with_budget(ruleset, self.budget()?))
     }
 
     fn budget(&self) -> anyhow::Result<Budget> {
-        Ok(self.budget.as_deref().unwrap_or("2/2/4/4").parse()?)
+        Ok(self.options.get(BUDGET).unwrap_or("2/2/4/4").parse()?)
     }
 
     fn check_against(&self, db: &topitop_solved::Database) -> anyhow::Result<()> {
@@ -69,14 +132,14 @@ impl RulesOptions for RulesArgs {
         if given.is_empty() {
             return Ok(());
         }
-        let ruleset_given = self.rules.is_some() || self.variant.is_some();
+        let ruleset_given = self.options.has(RULES) || self.options.has(VARIANT);
         let wanted = Rules::with_budget(
             if ruleset_given {
-                Ruleset::parse(self.rules.as_deref().unwrap_or("v1"), variant_number(self)?)?
+                Ruleset::parse(self.options.get(RULES).unwrap_or("v1"), variant_number(self)?)?
             } else {
                 file.ruleset()
             },
-            if self.budget.is_some() {
+            if self.options.has(BUDGET) {
                 self.budget()?
             } else {
                 file.budget()
@@ -102,7 +165,7 @@ pub trait DbOptions {
     /// The database file these options name.
     ///
     /// # Errors
-    /// Rules options Topitop refuses.
+    /// Rules options whose values Topitop refuses.
     fn path(&self) -> anyhow::Result<std::path::PathBuf>;
     /// Opens the database, with a hint to run `solve` when it is missing;
     /// refuses rules options that contradict the file named by `--db`.

@@ -91,7 +91,11 @@ fn made_from(rules: Rules, symmetric: bool) -> String {
 
 /// Runs `solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let rules: Vec<Rules> = if args.all {
+    let rules: Vec<Rules> = if args.rules.options.has(crate::options::ALL) {
+        anyhow::ensure!(
+            !args.rules.options.has("rules") && !args.rules.options.has("variant"),
+            "--all cannot be used with --rules or --variant: it solves every ruleset of the budget"
+        );
         let budget: Budget = args.rules.budget()?;
         Variant::all()
             .map(Ruleset::V1)
@@ -102,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         vec![args.rules.rules()?]
     };
     topitop_cli::common::init_threads(args.threads)?;
-    let symmetric = !args.no_symmetry;
+    let symmetric = !args.rules.options.has(topitop_cli::cmd::solve::NO_SYMMETRY.name);
     let need = check_memory(
         rules[0].budget(),
         symmetric,

@@ -3,7 +3,7 @@
 //! through the index of [`crate::layout`]: one position per symmetry
 //! class, tiers by the class filled first and the pieces in each class.
 
-use topitop_game_api::{Estimates, Game, Registered, Tiered, Value};
+use topitop_game_api::{Estimates, Game, GameOption, Options, Registered, Tiered, Value};
 
 use crate::layout::Layout;
 
@@ -256,8 +256,18 @@ impl Tiered for Topolo {
 impl Registered for Topolo {
     const NAME: &'static str = "topolo";
 
-    fn from_options(board: Option<&str>, variant: Option<&str>) -> Result<Topolo, String> {
-        Topolo::from_options(board, variant).map_err(|e| e.to_string())
+    const OPTIONS: &'static [GameOption] = &[
+        GameOption::value("board", "RxC", "the board, 2 to 8 rows and columns", Some("8x8")),
+        GameOption::value(
+            "variant",
+            "full|size-only",
+            "full, or size-only (only the largest group's size counts; docs/topolo.md)",
+            Some("full"),
+        ),
+    ];
+
+    fn from_options(options: &Options) -> Result<Topolo, String> {
+        Topolo::from_options(options.get("board"), options.get("variant")).map_err(|e| e.to_string())
     }
 
     /// `RxC` or `RxC_<variant>`, as [`Game::variant`] writes it.

@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use topitop_cli::cmd;
 use topitop_cli::cmd::solve::Kept;
-use topitop_cli::registry::{tiered, Commands, Found};
+use topitop_cli::registry::{game, game_of_db, tiered, Commands, Found};
 use topitop_db::packed::{write_packed, PackedDb};
-use topitop_game_api::Game;
+use topitop_game_api::{Game, GameOption, Registered};
 use topitop_solver::usage::cpu_time;
 use topitop_topolo::layout::Layout;
 use topitop_topolo::Topolo;
@@ -24,18 +24,14 @@ pub fn commands() -> Box<dyn Commands> {
 
 struct TopoloCommands(Box<dyn Commands>);
 
-/// The game the options select.
-fn game(args: &topitop_cli::common::RulesArgs) -> anyhow::Result<Topolo> {
-    anyhow::ensure!(
-        args.rules.is_none() && args.budget.is_none(),
-        "--rules and --budget are not options of --game topolo; it takes --board and --variant"
-    );
-    Topolo::from_options(args.board.as_deref(), args.variant.as_deref()).map_err(anyhow::Error::msg)
-}
-
 impl Commands for TopoloCommands {
     fn name(&self) -> &'static str {
         "topolo"
+    }
+    /// Topolo's own: its solver solves one position per symmetry class
+    /// only, so none of the generic solver's flags.
+    fn options(&self) -> Vec<GameOption> {
+        <Topolo as Registered>::OPTIONS.to_vec()
     }
     fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
         self.0.perft(args)
@@ -44,10 +40,10 @@ impl Commands for TopoloCommands {
         self.0.show(args)
     }
     fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
-        solve(game(&args.rules)?, args)
+        solve(game::<Topolo>(&args.rules)?, args)
     }
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
-        let g = game(&args.db.rules)?;
+        let g: Topolo = game_of_db(&args.db)?;
         let path = args
             .db
             .db
@@ -115,11 +111,6 @@ impl Store for Kept {
 const RATE: f64 = 78e6;
 
 fn solve(game: Topolo, args: cmd::solve::Args) -> anyhow::Result<()> {
-    anyhow::ensure!(!args.all, "--all is not an option of solve --game topolo");
-    anyhow::ensure!(
-        !args.no_symmetry,
-        "--no-symmetry is not an option of solve --game topolo: its index holds one position per symmetry class"
-    );
     topitop_cli::common::init_threads(args.threads)?;
     let variant = Game::variant(&game);
     // From counts alone, before anything large is made.

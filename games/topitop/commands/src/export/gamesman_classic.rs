@@ -21,7 +21,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
     };
     anyhow::ensure!(
-        args.tier.is_none() && args.value.is_empty() && !args.summary,
+        !args.db.rules.options.has(crate::options::TIER) && args.value.is_empty() && !args.summary,
         "--tier, --value and --summary do not apply to --format gamesman-classic \
          (it writes every tier GamesmanClassic solves)"
     );
@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     bar.finish();
     drop(db);
     let bar = CountBar::new("exporting", "M slots");
-    let options = if args.exact {
+    let options = if crate::options::exact(&args.db.rules) {
         ExportOptions::EXACT
     } else {
         ExportOptions::FAST
