@@ -58,10 +58,11 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
         anyhow::ensure!(damaged.is_empty(), "{}", damaged.join("; "));
         // The default game's message says how to make its database; the
         // others are named.
-        let why =
-            format!(
-            "{}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
-            catalogs.first().map_or_else(|| "no database to serve".into(), Catalog::missing),
+        let first = catalogs
+            .first()
+            .map_or_else(|| "no database to serve".into(), Catalog::missing);
+        let why = format!(
+            "{first}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
             games.names()[1..].join(", "),
             args.dir.display()
         );
