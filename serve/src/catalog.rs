@@ -160,7 +160,7 @@ impl Catalog {
             };
             let path = dir.join(&name);
             let stamp = FileStamp::of(&path).ok();
-            let variant = catalog.variant_name(&slot);
+            let variant = catalog.label(&slot.id);
             let served = match catalog
                 .shelf
                 .open(variant_of(&catalog.prefix(), &name), &path, false)
@@ -183,7 +183,7 @@ impl Catalog {
                 .values()
                 .any(|f| f.served.is_some() && f.slot.id == v.id())
             {
-                tracing::info!(variant = %format!("{}/{}", catalog.shelf.game(), v.id()), "serving estimates by search");
+                tracing::info!(variant = %catalog.label(v.id()), "serving estimates by search");
             }
         }
         catalog
@@ -253,9 +253,12 @@ impl Catalog {
                 };
                 self.files.insert(name.clone(), new);
             }
+            let Some(id) = self.files.get(&name).map(|f| f.slot.id.clone()) else {
+                continue;
+            };
+            let (variant, prefix) = (self.label(&id), self.prefix());
             let path = self.dir.join(&name);
             let stamp = FileStamp::of(&path).ok();
-            let prefix = self.prefix();
             let Some(file) = self.files.get_mut(&name) else {
                 continue;
             };
@@ -263,8 +266,6 @@ impl Catalog {
                 continue;
             }
             file.stamp = stamp;
-            let variant = format!("{}/{}", self.shelf.game(), file.slot.id);
-            let id = file.slot.id.clone();
             let db = path.display();
             if stamp.is_none() {
                 if file.served.is_some() {
@@ -342,8 +343,8 @@ impl Catalog {
     }
 
     /// `game/id`, as the log names a variant.
-    fn variant_name(&self, slot: &Slot) -> String {
-        format!("{}/{}", self.shelf.game(), slot.id)
+    fn label(&self, id: &str) -> String {
+        format!("{}/{}", self.shelf.game(), id)
     }
 }
 
