@@ -3,15 +3,11 @@
 //! behind the game interface. The binary lists them, one line a game; this
 //! crate names none.
 
-use std::future::Future;
 use std::marker::PhantomData;
 use std::path::Path;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Duration;
 
 use topitop_game_api::{GameOption, Registered};
-use topitop_serve::{App, ServedGame};
 
 use crate::cmd;
 use crate::common::DbArgs;
@@ -90,40 +86,17 @@ pub trait Commands {
             self.name()
         )
     }
-    /// What `serve` serves of this game from the directory `args` name.
+    /// The game's database files as `serve` reads them.
     ///
     /// # Errors
-    /// Options the game refuses, or a failure that must stop the server.
+    /// Options the game refuses.
     fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found>;
 }
 
-/// What `serve` found of one game.
-pub enum Found {
-    /// Variants to serve, with what keeps them fresh.
-    Served(Served),
-    /// Nothing: why, and how to make a database.
-    Missing(String),
-    /// Databases are there, but every one is damaged: why. The server
-    /// refuses to start rather than serve without them.
-    Damaged(String),
-}
-
-/// A game's served variants.
-pub struct Served {
-    /// The game and its variants.
-    pub game: ServedGame,
-    /// Watches the game's files and replaces its variants in the server
-    /// when they change, every given interval; `None` when the game's
-    /// files are read once.
-    pub reload: Option<Reload>,
-    /// How many of the variants a database answers (the others are
-    /// answered by the game's search).
-    pub databases: usize,
-}
-
-/// Starts a watch over a game's files; the future runs as long as the
-/// server.
-pub type Reload = Box<dyn FnOnce(Arc<App>, Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
+/// What `serve` serves of one game: its database files in the served
+/// directory, as the game reads them; the server finds, opens and reloads
+/// them the same way for every game ([`topitop_serve::catalog`]).
+pub type Found = Arc<dyn topitop_serve::catalog::Shelf>;
 
 /// The [`Commands`] of a game behind the game interface: every command is
 /// the generic one of [`crate::cmd`].
@@ -205,8 +178,8 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         cmd::canonical::run(game::<G>(&args.rules)?, args)
     }
-    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found> {
-        Ok(cmd::serve::discover::<G>(&args.dir))
+    fn serve(&self, _args: &cmd::serve::Args) -> anyhow::Result<Found> {
+        Ok(Arc::new(topitop_serve::tiered::TieredShelf::<G>::default()))
     }
 }
 

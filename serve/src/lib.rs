@@ -5,7 +5,9 @@
 //! tested without a socket) from the served variants, each a
 //! [`ServedVariant`]: [`tiered`] serves any game behind the game interface
 //! from its database, and a game with its own database format (Topitop, in
-//! `topitop-solved`) implements [`ServedVariant`] itself. [`response`]
+//! `topitop-solved`) implements [`ServedVariant`] itself. [`catalog`]
+//! finds every game's database files in the served directory, through the
+//! game's [`catalog::Shelf`], and reloads them as they change. [`response`]
 //! builds the position object (shared with the command's `query` and
 //! `play`), [`gate`] checks request heads before hyper sees them,
 //! [`server`] is the HTTP layer (CORS, access log, timeouts, graceful
@@ -18,6 +20,7 @@
 //! mapped, so nothing that happens to their files can disturb the server.
 #![forbid(unsafe_code)]
 
+pub mod catalog;
 pub mod extra;
 pub mod gate;
 pub mod log;

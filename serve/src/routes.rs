@@ -3,7 +3,7 @@
 //! reads, and no game named: every variant is a [`ServedVariant`].
 //!
 //! The served variants can be replaced while the server runs
-//! ([`App::replace`], which Topitop's reload calls): each request takes the
+//! ([`App::replace`], which [`crate::catalog`] calls as files change): each request takes the
 //! current set once and answers from it alone, so a replacement never
 //! shows half.
 

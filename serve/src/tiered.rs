@@ -4,14 +4,16 @@
 //! Topolo), the game's search, whose estimates are marked as such. Every
 //! answer comes from the interface and that source alone.
 
+use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use topitop_db::SolvedDb;
-use topitop_game_api::{BoardArt, Tiered};
+use topitop_game_api::{BoardArt, Registered, Tiered};
 
+use crate::catalog::{Shelf, Slot};
 use crate::response::{autogui_position, respond_estimated, respond_game, PositionResponse};
 use crate::variant::{PositionError, ServedVariant};
 
@@ -80,13 +82,58 @@ impl<G: Tiered> TieredVariant<G> {
     }
 }
 
-/// Opens the database at `path` and serves it as `game`'s.
+/// The database files of a registered game behind the game interface:
+/// `<game>_<variant>.db`, the variant as [`Game::variant`] writes it,
+/// listed in file-name order; beside them the game's own board, answered
+/// by its search, when the game can search it (8×8 Topolo).
 ///
-/// # Errors
-/// The file is not a valid database of `game`.
-pub fn open<G: Tiered + 'static>(game: G, path: &Path) -> Result<Arc<dyn ServedVariant>, String> {
-    let db = SolvedDb::open(path).map_err(|e| e.to_string())?;
-    Ok(Arc::new(TieredVariant::new(game, db)?))
+/// [`Game::variant`]: topitop_game_api::Game::variant
+pub struct TieredShelf<G>(PhantomData<fn() -> G>);
+
+impl<G> Default for TieredShelf<G> {
+    fn default() -> Self {
+        TieredShelf(PhantomData)
+    }
+}
+
+impl<G: Registered> Shelf for TieredShelf<G> {
+    fn game(&self) -> &str {
+        G::NAME
+    }
+
+    fn title(&self) -> String {
+        G::from_options(&topitop_game_api::Options::new()).map_or_else(|_| G::NAME.into(), |g| g.title())
+    }
+
+    fn slot(&self, variant: &str) -> Result<Option<Slot>, String> {
+        let id = G::from_variant(variant)?.variant();
+        Ok(Some(Slot { id, order: 0 }))
+    }
+
+    fn open(&self, variant: &str, path: &Path, whole: bool) -> Result<Arc<dyn ServedVariant>, String> {
+        let game = G::from_variant(variant)?;
+        let db = SolvedDb::open(path).map_err(|e| e.to_string())?;
+        if whole {
+            db.verify_blocks(|_, _| {}).map_err(|e| e.to_string())?;
+        }
+        Ok(Arc::new(TieredVariant::new(game, db)?))
+    }
+
+    fn unsolved(&self) -> Vec<Arc<dyn ServedVariant>> {
+        let Ok(game) = G::from_options(&topitop_game_api::Options::new()) else {
+            return Vec::new();
+        };
+        if !game.can_estimate() {
+            return Vec::new();
+        }
+        match TieredVariant::estimated(game) {
+            Ok(v) => vec![Arc::new(v)],
+            Err(e) => {
+                tracing::error!(error = %e, "no estimates served");
+                Vec::new()
+            }
+        }
+    }
 }
 
 impl<G: Tiered> ServedVariant for TieredVariant<G> {

@@ -1253,6 +1253,91 @@ fn a_fifo_or_a_device_in_place_of_a_database_never_stops_reloading() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Solves the game `args` select (e.g. `["--game", "topolo", "--board",
+/// "2x3"]`) into `dir`.
+fn solve_game(dir: &Path, args: &[&str]) {
+    let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args(["solve", "--out", dir.to_str().unwrap()])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The ids of the variants `/<game>/` lists.
+fn variant_ids(a: SocketAddr, game: &str) -> Vec<String> {
+    get(a, &format!("/{game}/")).json()["variants"]
+        .as_array()
+        .map(|vs| vs.iter().map(|v| v["id"].as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn every_games_files_are_picked_up_and_reloaded_as_topitops_are() {
+    let staging = temp_dir("other-games-solved");
+    solve_game(&staging, &["--game", "topolo", "--board", "2x3"]);
+    solve_game(
+        &staging,
+        &["--game", "topolo", "--board", "2x3", "--variant", "size-only"],
+    );
+    solve_game(
+        &staging,
+        &["--game", "topple", "--board", "3x3", "--variant", "s5"],
+    );
+    let dir = temp_dir("other-games");
+    std::fs::copy(db_file(shared(), "topitop_v1_0"), db_file(&dir, "topitop_v1_0")).unwrap();
+    let server = start(&dir, "serve", &[]);
+    let a = server.addr;
+    // Topolo's 8×8 is answered by search; no database of it yet.
+    assert_eq!(variant_ids(a, "topolo"), ["8x8"]);
+    assert_eq!(get(a, "/topple/").status, 404);
+    // A Topolo database written after start, as `solve` writes one (a new
+    // file renamed into place): picked up, in file-name order before the
+    // boards answered by search.
+    let topolo = dir.join("topolo_2x3.db");
+    let tmp = dir.join("new.tmp");
+    std::fs::copy(staging.join("topolo_2x3.db"), &tmp).unwrap();
+    std::fs::rename(&tmp, &topolo).unwrap();
+    wait_for_log(&server, "now serving", 1);
+    assert_eq!(variant_ids(a, "topolo"), ["2x3", "8x8"]);
+    let start_position = get(a, "/topolo/2x3/").json()["startPosition"].clone();
+    let p = start_position.as_str().unwrap();
+    let first = get(a, &format!("/topolo/2x3/positions/?p={p}"));
+    assert_eq!(first.status, 200);
+    assert!(!first.json()["moves"].as_array().unwrap().is_empty());
+    // Another variant's file renamed over it: refused, the one in memory
+    // kept and still answering.
+    std::fs::copy(staging.join("topolo_2x3_size-only.db"), &tmp).unwrap();
+    std::fs::rename(&tmp, &topolo).unwrap();
+    wait_for_log(&server, "still serving the previous", 1);
+    assert_eq!(
+        get(a, &format!("/topolo/2x3/positions/?p={p}")).json(),
+        first.json()
+    );
+    // A valid database renamed over it: reloaded.
+    std::fs::copy(staging.join("topolo_2x3.db"), &tmp).unwrap();
+    std::fs::rename(&tmp, &topolo).unwrap();
+    wait_for_log(&server, "reloaded", 1);
+    assert_eq!(
+        get(a, &format!("/topolo/2x3/positions/?p={p}")).json(),
+        first.json()
+    );
+    // A Topple database copied in place: the game appears in the list.
+    std::fs::copy(staging.join("topple_3x3-s5.db"), dir.join("topple_3x3-s5.db")).unwrap();
+    wait_for_log(&server, "now serving", 2);
+    assert_eq!(variant_ids(a, "topple"), ["3x3-s5"]);
+    let games: Vec<Value> = get(a, "/").json().as_array().unwrap().clone();
+    let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["topitop", "topolo", "topple"]);
+    // Deleted: still answered from memory.
+    std::fs::remove_file(&topolo).unwrap();
+    wait_for_log(&server, "database file gone", 1);
+    assert_eq!(get(a, &format!("/topolo/2x3/positions/?p={p}")).status, 200);
+    drop(server);
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&staging).ok();
+}
+
 #[test]
 fn a_search_does_not_hold_up_lookups() {
     // One worker thread: were the 8x8 search run on it, the lookup behind

@@ -3,19 +3,18 @@
 
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use topitop_game_api::Registered;
+use topitop_serve::catalog::{self, Catalog};
 use topitop_serve::log::{LogPipe, QUEUE_BYTES};
 use topitop_serve::server::{self, Limits};
-use topitop_serve::tiered;
-use topitop_serve::{App, ServedGame, ServedVariant};
+use topitop_serve::App;
 
 use crate::common::check_threads;
-use crate::registry::{Found, Games, Served};
+use crate::registry::Games;
 
 /// Runs `serve` until SIGINT or SIGTERM.
 ///
@@ -34,50 +33,54 @@ pub fn run(games: &Games, args: Args) -> anyhow::Result<()> {
 fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
     check_options(&args)?;
     let threads = args.threads.map(check_threads).transpose()?;
-    let mut served = Vec::new();
-    let mut missing = Vec::new();
-    let mut damaged = Vec::new();
+    let mut catalogs = Vec::new();
     for game in games.all() {
-        match game.serve(&args)? {
-            Found::Served(s) => served.push(s),
-            Found::Missing(why) => missing.push(why),
-            Found::Damaged(why) => damaged.push(why),
-        }
+        catalogs.push(Catalog::open(game.serve(&args)?, &args.dir));
     }
     // Boards answered by search alone are served beside databases, not
-    // instead of them: with no database, say how to make one.
-    if served.iter().all(|s| s.databases == 0) {
-        for s in &served {
-            missing.push(format!(
-                "no database of {} to serve in {}",
-                s.game.id,
-                args.dir.display()
-            ));
-        }
-        served.clear();
-    }
-    if served.is_empty() {
+    // instead of them: with no database, say how to make one. Every game
+    // is still watched, so a database written later is served.
+    let databases: usize = catalogs.iter().map(Catalog::databases).sum();
+    if databases == 0 {
+        // Damaged databases are a fault to mend, not an empty directory.
+        let damaged: Vec<String> = catalogs
+            .iter()
+            .filter(|c| !c.damaged().is_empty())
+            .map(|c| {
+                format!(
+                    "no healthy database of {} to serve in {}: {}",
+                    c.game(),
+                    args.dir.display(),
+                    c.damaged().join("; ")
+                )
+            })
+            .collect();
+        anyhow::ensure!(damaged.is_empty(), "{}", damaged.join("; "));
         // The default game's message says how to make its database; the
         // others are named.
+        let first = catalogs
+            .first()
+            .map_or_else(|| "no database to serve".into(), Catalog::missing);
         let why = format!(
-            "{}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
-            missing.first().map_or("no database to serve", String::as_str),
+            "{first}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
             games.names()[1..].join(", "),
             args.dir.display()
         );
-        // Damaged databases are a fault to mend, not an empty directory.
-        anyhow::ensure!(damaged.is_empty(), "{}", damaged.join("; "));
         // The tools' pages (Toppo's game) need no database: served alone,
         // with the note.
         anyhow::ensure!(games.tools().iter().any(|t| t.pages().is_some()), "{why}");
         eprintln!("topitop: warning: {why}; serving the tools' pages alone");
     }
-    let mut reloads = Vec::new();
-    let mut list = Vec::new();
-    for s in served {
-        list.push(s.game);
-        reloads.extend(s.reload);
-    }
+    let list = catalogs
+        .iter()
+        .map(|c| {
+            let mut game = c.served();
+            if databases == 0 {
+                game.variants.clear();
+            }
+            game
+        })
+        .collect();
     let pages = games.tools().iter().filter_map(|t| t.pages()).collect();
     let app = Arc::new(App::new(list).with_pages(pages));
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
@@ -118,8 +121,8 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
         tracing::info!(%addr, variants = %app.served().join(","), "listening");
         if args.reload_interval > 0 {
             let every = Duration::from_secs(args.reload_interval);
-            for reload in reloads {
-                tokio::spawn(reload(app.clone(), every));
+            for c in catalogs {
+                tokio::spawn(catalog::watch(app.clone(), c, every));
             }
         }
         server::run(app, listener, limits, shutdown).await;
@@ -221,89 +224,6 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
             tracing::info!("SIGINT received");
         }
     }
-}
-
-/// The databases of game `G` in `dir`: `<game>_<variant>.db`, as `solve`
-/// names them, each opened as the game its name and header say, in
-/// file-name order. A file that cannot be served is logged and left out.
-pub fn discover<G: Registered>(dir: &Path) -> Found {
-    let mut names: Vec<String> = match std::fs::read_dir(dir) {
-        Ok(entries) => entries
-            .filter_map(Result::ok)
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    names.sort();
-    let prefix = format!("{}_", G::NAME);
-    let mut variants: Vec<Arc<dyn ServedVariant>> = Vec::new();
-    let mut title = None;
-    let mut damaged = Vec::new();
-    for name in &names {
-        let Some(variant) = name.strip_prefix(&prefix).and_then(|n| n.strip_suffix(".db")) else {
-            continue;
-        };
-        let path = dir.join(name);
-        let game = match G::from_variant(variant) {
-            Ok(g) => g,
-            Err(e) => {
-                tracing::warn!(db = %path.display(), error = %e, "not a database name of {}; left out", G::NAME);
-                continue;
-            }
-        };
-        title.get_or_insert_with(|| game.title());
-        match tiered::open(game, &path) {
-            Ok(v) => {
-                tracing::info!(variant = %format!("{}/{}", G::NAME, v.id()), db = %path.display(), "serving");
-                variants.push(v);
-            }
-            Err(e) => {
-                tracing::error!(db = %path.display(), error = %e, "database damaged; variant left out");
-                damaged.push(format!("{}: {e}", path.display()));
-            }
-        }
-    }
-    let databases = variants.len();
-    if databases == 0 && !damaged.is_empty() {
-        return Found::Damaged(format!(
-            "no healthy database of {} to serve in {}: {}",
-            G::NAME,
-            dir.display(),
-            damaged.join("; ")
-        ));
-    }
-    // The game's own board, when no database holds it and the game can
-    // search it (8×8 Topolo): answered with estimates.
-    if let Ok(game) = G::from_options(&topitop_game_api::Options::new()) {
-        if game.can_estimate() && !variants.iter().any(|v| v.id() == game.variant()) {
-            title.get_or_insert_with(|| game.title());
-            match tiered::TieredVariant::estimated(game) {
-                Ok(v) => {
-                    tracing::info!(variant = %format!("{}/{}", G::NAME, v.id()), "serving estimates by search");
-                    variants.push(Arc::new(v));
-                }
-                Err(e) => tracing::error!(error = %e, "no estimates served"),
-            }
-        }
-    }
-    if databases == 0 && variants.is_empty() {
-        return Found::Missing(format!(
-            "no database of {} to serve in {}; create one with `topitop solve --game {} --out {}`",
-            G::NAME,
-            dir.display(),
-            G::NAME,
-            dir.display()
-        ));
-    }
-    Found::Served(Served {
-        game: ServedGame {
-            id: G::NAME.into(),
-            name: title.unwrap_or_else(|| G::NAME.into()),
-            variants,
-        },
-        reload: None,
-        databases,
-    })
 }
 
 /// Arguments of `serve`.

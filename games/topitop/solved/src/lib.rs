@@ -19,6 +19,4 @@ pub use store::{
     file_name, path_in, read_all, write, CacheStats, CheckpointDir, Database, Header, Mmap, WriteOptions,
     WriteSummary, DEFAULT_CACHE_BYTES,
 };
-pub use uni::catalog::{Catalog, CatalogError};
 pub use uni::response::{respond, respond_as, value_name, GameOver};
-pub use uni::served::served_game;

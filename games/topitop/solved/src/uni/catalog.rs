@@ -1,13 +1,15 @@
-//! What the server serves: the GamesmanUni variants of Topitop, each backed
-//! by its database, found by name in one directory. A variant whose file is
-//! damaged is left out; the others are served.
+//! GamesmanUni's variants of Topitop and their database files, as the
+//! server's shared catalog ([`topitop_serve::catalog`]) finds, reads and
+//! reloads them: which file is which variant, and how one is read (Topitop's
+//! own format, its rules checked against the file's name).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::SystemTime;
 
-use topitop_db::DbError;
+use topitop_game_api::Game;
 use topitop_rules::{Budget, Rules, RulesError, Ruleset};
+use topitop_serve::catalog::{Shelf, Slot};
+use topitop_serve::ServedVariant;
 
 use crate::Database;
 
@@ -71,295 +73,106 @@ impl VariantSpec {
     }
 }
 
-/// One version of a file, as far as its metadata tells: a file replaced
-/// (renamed over, or rewritten in place) gets another stamp.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileStamp {
-    len: u64,
-    modified: Option<SystemTime>,
-    /// Device, inode and status-change time (seconds, nanoseconds).
-    #[cfg(unix)]
-    node: (u64, u64, i64, i64),
-}
-
-impl FileStamp {
-    /// The stamp of the file at `path` now.
-    ///
-    /// # Errors
-    /// The file cannot be looked at (e.g. it is gone).
-    pub fn of(path: &Path) -> std::io::Result<FileStamp> {
-        let meta = std::fs::metadata(path)?;
-        #[cfg(unix)]
-        let node = {
-            use std::os::unix::fs::MetadataExt;
-            (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec())
-        };
-        Ok(FileStamp {
-            len: meta.len(),
-            modified: meta.modified().ok(),
-            #[cfg(unix)]
-            node,
-        })
-    }
-}
-
 /// A variant being served: its description, rules and database (in
-/// memory, shared by the requests using it).
-#[derive(Clone)]
+/// memory).
 pub struct Served {
     /// Id, name and rules options.
     pub spec: VariantSpec,
     /// The rules, with the server's budget.
     pub rules: Rules,
     /// The database of those rules.
-    pub db: Arc<Database>,
-    /// The file's stamp just before it was read.
-    pub stamp: FileStamp,
+    pub db: Database,
 }
 
-/// A variant whose file is there but cannot be served.
-pub struct Damaged {
-    /// Id, name and rules options.
-    pub spec: VariantSpec,
-    /// The file.
-    pub path: PathBuf,
-    /// The file's stamp just before it was read, if it could be taken.
-    pub stamp: Option<FileStamp>,
-    /// Why it cannot be served.
-    pub error: CatalogError,
-}
-
-/// What the directory holds for one variant.
-pub enum Found {
-    /// No file.
-    Absent(PathBuf),
-    /// A valid database of the variant's rules.
-    Served(Served),
-    /// A file that is not one.
-    Damaged(Damaged),
-}
-
-/// Why the server cannot start on a directory, or cannot serve one file.
-#[derive(Debug, thiserror::Error)]
-pub enum CatalogError {
-    /// Not one database of the variant table is there.
-    #[error(
-        "no database to serve in {dir}: looked for {looked}; create one with \
-         `topitop solve --out {dir}{budget_option}` (add `--variant N` or `--rules v0` for the others)"
-    )]
-    NoDatabase {
-        /// The directory.
-        dir: String,
-        /// The file names looked for, comma-separated.
-        looked: String,
-        /// ` --budget B/R/S/L` for a budget other than the standard one.
-        budget_option: String,
-    },
-    /// Databases are there, but every one is damaged.
-    #[error("no healthy database to serve in {dir}: {damaged}")]
-    NoHealthyDatabase {
-        /// The directory.
-        dir: String,
-        /// Each damaged file and why, `; `-separated.
-        damaged: String,
-    },
-    /// A database is there but cannot be opened.
-    #[error("cannot serve variant {variant}: {source}")]
-    Open {
-        /// The variant's id.
-        variant: &'static str,
-        /// Why.
-        source: DbError,
-    },
-    /// A file holds other rules than its name says.
-    #[error("{path}: holds the rules {found} with budget {found_budget}, but its name says {named} with budget {named_budget}")]
-    WrongRules {
-        /// The file.
-        path: String,
-        /// The rules it holds.
-        found: Ruleset,
-        /// The budget it holds.
-        found_budget: Budget,
-        /// The rules its name says.
-        named: Ruleset,
-        /// The budget its name says.
-        named_budget: Budget,
-    },
-    /// The variant table names impossible rules (a programming error).
-    #[error(transparent)]
-    Rules(#[from] RulesError),
-}
-
-/// The variants whose databases exist, in [`VARIANTS`] order.
-pub struct Catalog {
-    /// The directory of the databases.
-    pub dir: PathBuf,
+/// Topitop's database files, one for each variant of [`VARIANTS`] with
+/// the budget served, as `topitop solve --out DIR` names them, listed in
+/// [`VARIANTS`] order; files of other budgets are left alone.
+pub struct Files {
     /// The piece budget served.
     pub budget: Budget,
-    /// The served variants; never empty.
-    pub variants: Vec<Served>,
-    /// The variants whose file is damaged, left out.
-    pub damaged: Vec<Damaged>,
 }
 
-/// Reads the database of `spec` with `budget` from `dir`, if its file is
-/// there, and checks its header, block table and rules (its blocks are
-/// checked when first read; [`find_verified`] checks them all).
-///
-/// # Errors
-/// Only for a bad variant table; a bad file is [`Found::Damaged`].
-pub fn find(dir: &Path, budget: Budget, spec: VariantSpec) -> Result<Found, RulesError> {
-    let rules = spec.rules(budget)?;
-    let path = crate::path_in(dir, rules);
-    let stamp = match FileStamp::of(&path) {
-        Ok(stamp) => stamp,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Absent(path)),
-        Err(e) => {
-            let error = CatalogError::Open {
-                variant: spec.id,
-                source: DbError::Io {
-                    path: path.clone(),
-                    source: e,
-                },
-            };
-            return Ok(Found::Damaged(Damaged {
-                spec,
-                path,
-                stamp: None,
-                error,
-            }));
-        }
-    };
-    let damaged = |error| {
-        Found::Damaged(Damaged {
-            spec,
-            path: path.clone(),
-            stamp: Some(stamp),
-            error,
-        })
-    };
-    let db = match Database::open(&path) {
-        Ok(db) => db,
-        Err(source) => {
-            return Ok(damaged(CatalogError::Open {
-                variant: spec.id,
-                source,
-            }))
-        }
-    };
-    if db.rules() != rules {
-        return Ok(damaged(CatalogError::WrongRules {
-            path: path.display().to_string(),
-            found: db.rules().ruleset(),
-            found_budget: db.rules().budget(),
-            named: rules.ruleset(),
-            named_budget: budget,
-        }));
-    }
-    Ok(Found::Served(Served {
-        spec,
-        rules,
-        db: Arc::new(db),
-        stamp,
-    }))
-}
-
-/// [`find`], with every block of the database checked too.
-///
-/// # Errors
-/// As [`find`].
-pub fn find_verified(dir: &Path, budget: Budget, spec: VariantSpec) -> Result<Found, RulesError> {
-    Ok(match find(dir, budget, spec)? {
-        Found::Served(s) => match s.db.verify_blocks(|_, _| {}) {
-            Ok(()) => Found::Served(s),
-            Err(source) => Found::Damaged(Damaged {
-                spec,
-                path: s.db.path().to_path_buf(),
-                stamp: Some(s.stamp),
-                error: CatalogError::Open {
-                    variant: spec.id,
-                    source,
-                },
-            }),
-        },
-        other => other,
-    })
-}
-
-impl Catalog {
-    /// What `dir` holds for every variant of [`VARIANTS`] with `budget`:
-    /// as [`Catalog::open`], but no database at all is not an error (other
-    /// games may be served).
-    ///
-    /// # Errors
-    /// Only for a bad variant table.
-    pub fn scan(dir: &Path, budget: Budget) -> Result<Catalog, RulesError> {
-        let mut variants = Vec::new();
-        let mut damaged = Vec::new();
-        for spec in VARIANTS {
-            match find(dir, budget, spec)? {
-                Found::Absent(_) => {}
-                Found::Served(s) => variants.push(s),
-                Found::Damaged(d) => damaged.push(d),
-            }
-        }
-        Ok(Catalog {
-            dir: dir.to_path_buf(),
-            budget,
-            variants,
-            damaged,
+impl Files {
+    /// The variant of [`VARIANTS`] (and its place) whose file's name
+    /// gives `variant`, with the budget served.
+    fn spec(&self, variant: &str) -> Option<(usize, VariantSpec, Rules)> {
+        VARIANTS.iter().enumerate().find_map(|(i, spec)| {
+            let rules = spec.rules(self.budget).ok()?;
+            (Game::variant(&rules) == variant).then_some((i, *spec, rules))
         })
     }
+}
 
-    /// Reads, from `dir`, the database of every variant of [`VARIANTS`]
-    /// with `budget` (the file names `topitop solve --out DIR` writes),
-    /// skipping the variants whose file is absent and setting aside, in
-    /// [`Catalog::damaged`], those whose file is not a valid database of the
-    /// rules its name says.
-    ///
-    /// # Errors
-    /// No database at all (with the commands that make them), or only
-    /// damaged ones (each named with its fault).
-    pub fn open(dir: &Path, budget: Budget) -> Result<Catalog, CatalogError> {
-        let catalog = Catalog::scan(dir, budget)?;
-        let (variants, damaged) = (&catalog.variants, &catalog.damaged);
-        if variants.is_empty() && !damaged.is_empty() {
-            return Err(CatalogError::NoHealthyDatabase {
-                dir: dir.display().to_string(),
-                damaged: damaged
-                    .iter()
-                    .map(|d| d.error.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            });
+impl Shelf for Files {
+    fn game(&self) -> &str {
+        GAME_ID
+    }
+
+    fn title(&self) -> String {
+        GAME_NAME.into()
+    }
+
+    fn slot(&self, variant: &str) -> Result<Option<Slot>, String> {
+        Ok(self.spec(variant).map(|(order, spec, _)| Slot {
+            id: spec.id.into(),
+            order,
+        }))
+    }
+
+    fn open(&self, variant: &str, path: &Path, whole: bool) -> Result<Arc<dyn ServedVariant>, String> {
+        let (_, spec, rules) = self.spec(variant).ok_or_else(|| {
+            format!(
+                "{variant:?} is no Topitop variant served with budget {}",
+                self.budget
+            )
+        })?;
+        let db = Database::open(path).map_err(|e| format!("cannot serve variant {}: {e}", spec.id))?;
+        if db.rules() != rules {
+            return Err(format!(
+                "holds the rules {} with budget {}, but its name says {} with budget {}",
+                db.rules().ruleset(),
+                db.rules().budget(),
+                rules.ruleset(),
+                self.budget
+            ));
         }
-        if variants.is_empty() {
-            return Err(CatalogError::NoDatabase {
-                dir: dir.display().to_string(),
-                looked: VARIANTS
-                    .iter()
-                    .filter_map(|spec| spec.rules(budget).ok())
-                    .filter_map(|rules| {
-                        crate::path_in(dir, rules)
-                            .file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                budget_option: if budget.is_standard() {
-                    String::new()
-                } else {
-                    format!(" --budget {budget}")
-                },
-            });
+        if whole {
+            db.verify_blocks(|_, _| {})
+                .map_err(|e| format!("cannot serve variant {}: {e}", spec.id))?;
         }
-        Ok(catalog)
+        Ok(Arc::new(Served { spec, rules, db }))
+    }
+
+    fn missing(&self, dir: &Path) -> String {
+        let looked: Vec<String> = VARIANTS
+            .iter()
+            .filter_map(|spec| spec.rules(self.budget).ok())
+            .map(crate::file_name)
+            .collect();
+        let budget_option = if self.budget.is_standard() {
+            String::new()
+        } else {
+            format!(" --budget {}", self.budget)
+        };
+        format!(
+            "no database to serve in {dir}: looked for {looked}; create one with \
+             `topitop solve --out {dir}{budget_option}` (add `--variant N` or `--rules v0` for the others)",
+            dir = dir.display(),
+            looked = looked.join(", ")
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
+    use topitop_rules::{parse_position, Variant};
+    use topitop_serve::catalog::{Catalog, Change};
+    use topitop_serve::App;
+
     use super::*;
+    use crate::uni::response::respond;
 
     #[test]
     fn variant_table_covers_every_ruleset_once() {
@@ -393,89 +206,155 @@ mod tests {
         }
     }
 
+    const BUDGET: &str = "1/1/2/2";
+
     /// Solves the tiny-budget game of each of `rulesets` into `dir`.
-    fn solved(dir: &Path, rulesets: &[Ruleset]) -> Budget {
-        let budget: Budget = "1/1/2/2".parse().unwrap();
-        for &ruleset in rulesets {
-            let rules = Rules::with_budget(ruleset, budget);
-            let solution = crate::solve(rules, crate::SolveOptions::default(), |_| {});
-            let path = crate::path_in(dir, rules);
-            crate::write(&path, &solution, &crate::WriteOptions::default(), |_, _| {}).unwrap();
-        }
-        budget
+    fn solved(dir: &Path, rulesets: &[Ruleset]) -> Vec<PathBuf> {
+        let budget: Budget = BUDGET.parse().unwrap();
+        rulesets
+            .iter()
+            .map(|&ruleset| {
+                let rules = Rules::with_budget(ruleset, budget);
+                let solution = crate::solve(rules, crate::SolveOptions::default(), |_| {});
+                let path = crate::path_in(dir, rules);
+                crate::write(&path, &solution, &crate::WriteOptions::default(), |_, _| {}).unwrap();
+                path
+            })
+            .collect()
     }
 
-    fn path_of(dir: &Path, budget: Budget, ruleset: Ruleset) -> PathBuf {
-        crate::path_in(dir, Rules::with_budget(ruleset, budget))
+    fn path_of(dir: &Path, ruleset: Ruleset) -> PathBuf {
+        crate::path_in(dir, Rules::with_budget(ruleset, BUDGET.parse().unwrap()))
+    }
+
+    /// The catalog of `dir`'s tiny-budget files, and an app serving it.
+    fn served(dir: &Path) -> (Arc<App>, Catalog) {
+        let files = Files {
+            budget: BUDGET.parse().unwrap(),
+        };
+        let catalog = Catalog::open(Arc::new(files), dir);
+        (Arc::new(App::new(vec![catalog.served()])), catalog)
+    }
+
+    /// Checks that `app` answers positions of `regular` as `db` says.
+    fn answers_as(app: &App, db: &Database) {
+        for p in ["1_---------", "2_S--------", "1_S--L-----"] {
+            let reply = app.get("/topitop/regular/positions/", Some(&format!("p={p}")));
+            assert_eq!(reply.status, hyper::StatusCode::OK, "{p}");
+            let pos = parse_position(p, db.rules().budget()).unwrap();
+            let want = serde_json::to_vec(&respond(db, db.rules(), pos).unwrap()).unwrap();
+            assert_eq!(reply.body, want, "{p}");
+        }
+    }
+
+    const STANDARD: Ruleset = Ruleset::V1(Variant::DEFAULT);
+
+    fn misere() -> Ruleset {
+        Ruleset::V1(Variant::new(4).unwrap())
     }
 
     #[test]
     fn a_damaged_database_is_set_aside_and_the_others_served() {
         let dir = tempfile::tempdir().unwrap();
-        let (standard, misere) = (
-            Ruleset::V1(topitop_rules::Variant::DEFAULT),
-            VARIANTS[4].rules(Budget::STANDARD).unwrap().ruleset(),
-        );
-        let budget = solved(dir.path(), &[standard, misere]);
-        let misere_path = path_of(dir.path(), budget, misere);
+        solved(dir.path(), &[STANDARD, misere()]);
+        let misere_path = path_of(dir.path(), misere());
         let bytes = std::fs::read(&misere_path).unwrap();
         std::fs::write(&misere_path, &bytes[..bytes.len() / 2]).unwrap();
         // v0's name on the standard game's file: the wrong rules.
-        std::fs::copy(
-            path_of(dir.path(), budget, standard),
-            path_of(dir.path(), budget, Ruleset::V0),
-        )
-        .unwrap();
-        let catalog = Catalog::open(dir.path(), budget).unwrap();
-        let ids: Vec<&str> = catalog.variants.iter().map(|v| v.spec.id).collect();
-        assert_eq!(ids, ["regular"]);
-        let damaged: Vec<(&str, String)> = catalog
-            .damaged
-            .iter()
-            .map(|d| (d.spec.id, d.error.to_string()))
-            .collect();
+        std::fs::copy(path_of(dir.path(), STANDARD), path_of(dir.path(), Ruleset::V0)).unwrap();
+        // Another budget's file is not this server's.
+        std::fs::write(dir.path().join("topitop_v1_2.db"), b"not read").unwrap();
+        let (app, catalog) = served(dir.path());
+        assert_eq!(app.variant_ids(GAME_ID), ["regular"]);
+        let damaged = catalog.damaged();
         assert_eq!(damaged.len(), 2, "{damaged:?}");
-        assert_eq!(damaged[0].0, "misere");
-        assert!(damaged[0].1.contains("topitop_v1_4"), "{damaged:?}");
-        assert_eq!(damaged[1].0, "v0");
-        assert!(damaged[1].1.contains("holds the rules v1/0"), "{damaged:?}");
+        assert!(damaged[0].contains("topitop_v0_0"), "{damaged:?}");
+        assert!(damaged[0].contains("holds the rules v1/0"), "{damaged:?}");
+        assert!(
+            damaged[1].contains("topitop_v1_4") && damaged[1].contains("misere"),
+            "{damaged:?}"
+        );
     }
 
     #[test]
-    fn only_damaged_databases_are_an_error_naming_each() {
-        let dir = tempfile::tempdir().unwrap();
-        let budget: Budget = "1/1/2/2".parse().unwrap();
-        for ruleset in [Ruleset::V1(topitop_rules::Variant::DEFAULT), Ruleset::V0] {
-            std::fs::write(path_of(dir.path(), budget, ruleset), b"not a database").unwrap();
-        }
-        let e = Catalog::open(dir.path(), budget)
-            .err()
-            .expect("refused")
-            .to_string();
-        assert!(e.starts_with("no healthy database to serve in"), "{e}");
-        assert!(e.contains("topitop_v1_0") && e.contains("topitop_v0_0"), "{e}");
+    fn with_no_database_the_message_names_the_files_and_the_command() {
         let empty = tempfile::tempdir().unwrap();
-        let e = Catalog::open(empty.path(), budget)
-            .err()
-            .expect("refused")
-            .to_string();
+        let (_, catalog) = served(empty.path());
+        assert_eq!(catalog.databases(), 0);
+        let e = catalog.missing();
         assert!(e.starts_with("no database to serve in"), "{e}");
+        assert!(
+            e.contains("topitop_v1_0_1-1-2-2.db") && e.contains("--budget 1/1/2/2"),
+            "{e}"
+        );
     }
 
     #[test]
-    fn a_stamp_changes_with_the_file() {
+    fn a_database_renamed_over_is_reloaded() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f");
-        std::fs::write(&path, b"one").unwrap();
-        let first = FileStamp::of(&path).unwrap();
-        assert_eq!(FileStamp::of(&path).unwrap(), first);
-        // In place, same length.
-        std::fs::write(&path, b"two").unwrap();
-        let second = FileStamp::of(&path).unwrap();
-        assert_ne!(second, first);
-        // Renamed over.
-        std::fs::write(dir.path().join("g"), b"two").unwrap();
-        std::fs::rename(dir.path().join("g"), &path).unwrap();
-        assert_ne!(FileStamp::of(&path).unwrap(), second);
+        let regular = solved(dir.path(), &[STANDARD]).remove(0);
+        let db = Database::open(&regular).unwrap();
+        let (app, mut catalog) = served(dir.path());
+        assert_eq!(catalog.check(&app), [], "nothing changed");
+        let tmp = dir.path().join("new.tmp");
+        std::fs::copy(&regular, &tmp).unwrap();
+        std::fs::rename(&tmp, &regular).unwrap();
+        assert_eq!(catalog.check(&app), [Change::Reloaded("regular".into())]);
+        answers_as(&app, &db);
+        assert_eq!(catalog.check(&app), []);
+        // Other rules renamed over: refused, the database in memory kept.
+        let other = solved(dir.path(), &[misere()]).remove(0);
+        std::fs::rename(&other, &tmp).unwrap();
+        std::fs::rename(&tmp, &regular).unwrap();
+        assert_eq!(catalog.check(&app), [Change::Refused("regular".into())]);
+        answers_as(&app, &db);
+        // Gone: still served from memory.
+        std::fs::remove_file(&regular).unwrap();
+        assert_eq!(catalog.check(&app), [Change::Removed("regular".into())]);
+        answers_as(&app, &db);
+    }
+
+    #[test]
+    fn a_database_overwritten_in_place_is_reloaded_once_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let regular = solved(dir.path(), &[STANDARD]).remove(0);
+        let good = std::fs::read(&regular).unwrap();
+        let db = Database::open(&regular).unwrap();
+        let (app, mut catalog) = served(dir.path());
+        // Truncated to nothing, as `cp` begins: refused, still answering.
+        std::fs::File::create(&regular).unwrap();
+        assert_eq!(catalog.check(&app), [Change::Refused("regular".into())]);
+        answers_as(&app, &db);
+        // Half written: refused.
+        std::fs::write(&regular, &good[..good.len() / 2]).unwrap();
+        assert_eq!(catalog.check(&app), [Change::Refused("regular".into())]);
+        answers_as(&app, &db);
+        // Whole, with a damaged block: refused (blocks are all checked).
+        let mut bad = good.clone();
+        let len = bad.len();
+        bad[len / 3] ^= 0x5a;
+        std::fs::write(&regular, &bad).unwrap();
+        assert_eq!(catalog.check(&app), [Change::Refused("regular".into())]);
+        answers_as(&app, &db);
+        // Whole and valid: reloaded.
+        std::fs::write(&regular, &good).unwrap();
+        assert_eq!(catalog.check(&app), [Change::Reloaded("regular".into())]);
+        answers_as(&app, &db);
+    }
+
+    #[test]
+    fn a_damaged_variant_repaired_is_added_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = solved(dir.path(), &[STANDARD, misere(), Ruleset::V0]);
+        let misere = std::fs::read(&paths[1]).unwrap();
+        std::fs::write(&paths[1], b"damaged").unwrap();
+        let (app, mut catalog) = served(dir.path());
+        assert_eq!(app.variant_ids(GAME_ID), ["regular", "v0"]);
+        assert_eq!(catalog.check(&app), []);
+        std::fs::write(&paths[1], &misere).unwrap();
+        assert_eq!(catalog.check(&app), [Change::Added("misere".into())]);
+        assert_eq!(app.variant_ids(GAME_ID), ["regular", "misere", "v0"]);
+        let reply = app.get("/topitop/misere/positions/", Some("p=1_---------"));
+        assert_eq!(reply.status, hyper::StatusCode::OK);
     }
 }

@@ -1,30 +1,15 @@
 //! Topitop's variants served through [`ServedVariant`]: its own database
-//! format and response (its fast path), found and reloaded by
-//! [`crate::uni::catalog`] and [`crate::uni::reload`].
-
-use std::sync::Arc;
+//! format and response (its fast path), read by [`crate::uni::catalog`].
 
 use topitop_game_api::BoardArt;
 use topitop_rules::{autogui_position, parse_position, Player};
 use topitop_serve::PositionResponse;
-use topitop_serve::{PositionError, ServedGame, ServedVariant};
+use topitop_serve::{PositionError, ServedVariant};
 
-use crate::uni::catalog::{Served, GAME_ID, GAME_NAME};
+use crate::uni::catalog::Served;
 use crate::uni::instructions::instructions;
 use crate::uni::response::{respond_as, GameOver};
 use crate::uni::theme::image_autogui_data;
-
-/// Topitop with `variants` served.
-pub fn served_game(variants: &[Served]) -> ServedGame {
-    ServedGame {
-        id: GAME_ID.into(),
-        name: GAME_NAME.into(),
-        variants: variants
-            .iter()
-            .map(|s| Arc::new(s.clone()) as Arc<dyn ServedVariant>)
-            .collect(),
-    }
-}
 
 impl ServedVariant for Served {
     fn id(&self) -> &str {
@@ -88,8 +73,12 @@ mod tests {
     use hyper::StatusCode;
     use topitop_serve::{App, Reply};
 
+    use std::sync::Arc;
+
+    use topitop_serve::catalog::Catalog;
+
     use super::*;
-    use crate::uni::catalog::{Catalog, VARIANTS};
+    use crate::uni::catalog::{Files, GAME_ID, GAME_NAME, VARIANTS};
     use crate::uni::response::respond;
 
     const BUDGET: &str = "1/1/2/2";
@@ -104,7 +93,7 @@ mod tests {
             let path = crate::path_in(dir, rules);
             write(&path, &solution, &WriteOptions::default(), |_, _| {}).unwrap();
         }
-        App::new(vec![served_game(&Catalog::open(dir, budget).unwrap().variants)])
+        App::new(vec![Catalog::open(Arc::new(Files { budget }), dir).served()])
     }
 
     fn json(reply: &Reply) -> Json {
@@ -208,12 +197,10 @@ mod tests {
     fn a_replaced_variant_set_is_served_whole() {
         let dir = tempfile::tempdir().unwrap();
         let app = app(dir.path());
-        let mut served = served_game(
-            &Catalog::open(dir.path(), BUDGET.parse().unwrap())
-                .unwrap()
-                .variants,
-        )
-        .variants;
+        let files = Files {
+            budget: BUDGET.parse().unwrap(),
+        };
+        let mut served = Catalog::open(Arc::new(files), dir.path()).served().variants;
         let v0 = served.pop().unwrap();
         app.replace(GAME_ID, GAME_NAME, vec![v0]);
         let (_, game) = get(&app, "/topitop/", None);
