@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
+pub mod rng;
 mod record;
 
 pub use record::{Record, Value, MAX_REMOTENESS};

@@ -2,7 +2,7 @@
 //! and the tier graph's figures.
 
 use topitop_rules::geometry::Slide;
-use topitop_rules::sample::SplitMix;
+use topitop_rules::sample::Rng;
 use topitop_rules::{gchash, parse_position, parse_position_syntax, rank, Budget, Cell, Tier};
 
 const STD: Budget = Budget::STANDARD;
@@ -97,7 +97,7 @@ fn rank_matches_enumeration_order_on_whole_small_tiers() {
 
 #[test]
 fn unhash_then_hash_is_identity_over_every_tier() {
-    let mut rng = SplitMix::new(7);
+    let mut rng = Rng::new(7);
     for tier in Tier::reachable(STD) {
         let size = tier.size();
         let samples: Box<dyn Iterator<Item = u64>> = if size <= 5_000 {

@@ -201,7 +201,7 @@ fn reflections_map_play_to_play() {
     let h = game(4, 3);
     for g in [g, h] {
         let mut p = Position::EMPTY;
-        let mut k = 7u64;
+        let mut rng = topitop_game_api::rng::Rng::new(7);
         while !g.is_over(&p) {
             for image in g.images(&p) {
                 assert!(g.check(&image).is_ok(), "{}", g.format(&image));
@@ -213,10 +213,7 @@ fn reflections_map_play_to_play() {
             assert!(g.images(&p).contains(&c), "{}", g.format(&p));
             assert!(g.images(&p).iter().all(|i| g.canonical(i) == c));
             let moves = g.moves(&p);
-            k = k
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            p = g.play(&p, moves[(k >> 33) as usize % moves.len()]);
+            p = g.play(&p, moves[rng.index(moves.len())]);
         }
         for image in g.images(&p) {
             assert_eq!(g.outcome(&image), g.outcome(&p));

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::card::{Card, DeckSpec};
 use crate::check::{matches, tops_in};
-use crate::rng::Rng;
+use topitop_game_api::rng::Rng;
 
 /// The rules of a game, as the table agrees them.
 #[derive(Clone, Debug, PartialEq, Eq)]

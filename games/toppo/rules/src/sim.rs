@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::check::{matches, top_order, tops_in};
 use crate::game::{Action, Event, Game, Rules, Timed};
-use crate::rng::Rng;
+use topitop_game_api::rng::Rng;
 
 /// When a bot matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
