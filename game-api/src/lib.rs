@@ -17,8 +17,9 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
-pub mod rng;
+pub mod rank;
 mod record;
+pub mod rng;
 
 pub use record::{Record, Value, MAX_REMOTENESS};
 

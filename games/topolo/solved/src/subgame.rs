@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 
-use topitop_topolo::layout::{arrangements, multinomial, Counts, Layout, Tier};
+use topitop_game_api::rank::multinomial;
+use topitop_topolo::layout::{arrangements, Counts, Layout, Tier};
 use topitop_topolo::{Class, Color, Position, Size};
 
 /// One tier of a template: the second class's pieces by kind, and where
