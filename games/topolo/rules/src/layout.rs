@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use crate::piece::{Color, Size};
 use crate::position::Position;
 use crate::rules::{Topolo, Variant};
-use crate::shape::{Class, Shape};
+use crate::shape::{Class, RowClasses, Shape};
 use topitop_game_api::rank::{multinomial, rank, unrank};
 
 /// Pieces of each kind: Red's small, mid and large, then Black's.
@@ -137,7 +137,7 @@ impl Layout {
     /// board of more than [`MAX_INDEXED_CELLS`] cells.
     pub fn of(game: Topolo) -> Option<Arc<Layout>> {
         static ALL: OnceLock<Mutex<HashMap<Topolo, Arc<Layout>>>> = OnceLock::new();
-        if game.shape().cells() > MAX_INDEXED_CELLS {
+        if u32::from(game.shape().cells()) > MAX_INDEXED_CELLS {
             return None;
         }
         let mut all = ALL
@@ -161,7 +161,7 @@ impl Layout {
         let shape = game.shape();
         let class_cells = |c: Class| {
             let m = shape.class(c);
-            (0..shape.cells())
+            (0..u32::from(shape.cells()))
                 .filter(|b| m >> b & 1 == 1)
                 .collect::<Vec<u32>>()
         };

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::piece::{Color, Size};
 use crate::position::Position;
 use crate::rules::{Move, Topolo};
-use crate::shape::Class;
+use crate::shape::{Class, RowClasses};
 use topitop_game_api::rng::Rng;
 
 /// A move's estimate: the expected result for the player making it, 1 a
@@ -93,7 +93,7 @@ fn playout(game: &Topolo, pos: &Position, rng: &mut Rng) -> Position {
     });
     let mut left: [[u32; 3]; 2] = [Color::Red, Color::Black].map(|c| Size::ALL.map(|s| game.left(&p, c, s)));
     for class in [first, first.other()] {
-        let mut cells: Vec<u32> = (0..shape.cells())
+        let mut cells: Vec<u32> = (0..u32::from(shape.cells()))
             .filter(|&b| shape.class(class) >> b & 1 == 1 && p.occupied() >> b & 1 == 0)
             .collect();
         while !cells.is_empty() {
@@ -637,7 +637,7 @@ fn deepening(game: &Topolo, pos: &Position, until: Until<'_>) -> Ranking {
             break;
         }
         scored = next;
-        if depth as usize >= game.shape().cells() as usize - pos.placed() as usize {
+        if depth as usize >= usize::from(game.shape().cells()) - pos.placed() as usize {
             break;
         }
         depth += 1;

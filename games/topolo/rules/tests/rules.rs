@@ -34,7 +34,7 @@ fn three_by_three_reaches_the_reference_count_of_positions() {
 
 /// Every arrangement of the seven cell states on `g`'s board.
 fn every_board(g: &Topolo, mut visit: impl FnMut(Position)) {
-    let n = g.shape().cells();
+    let n = u32::from(g.shape().cells());
     let mut digits = vec![0u8; n as usize];
     loop {
         let mut p = Position::EMPTY;
@@ -163,11 +163,11 @@ fn the_first_row_class_is_filled_before_the_other() {
         .unwrap();
     for _ in 0..5 {
         let allowed = g.allowed(&p);
-        assert_eq!(allowed & g.shape().row(1), 0);
-        assert_eq!(allowed & g.shape().row(3), 0);
+        assert_eq!(allowed & g.shape().row(0), 0);
+        assert_eq!(allowed & g.shape().row(2), 0);
         p = g.play(&p, g.moves(&p)[0]);
     }
-    assert_eq!(g.allowed(&p), g.shape().row(1) | g.shape().row(3));
+    assert_eq!(g.allowed(&p), g.shape().row(0) | g.shape().row(2));
 }
 
 #[test]

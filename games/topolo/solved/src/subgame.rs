@@ -129,7 +129,7 @@ impl Template {
             }
         }
         child_start.push(children.len() as u32);
-        let n = game.shape().cells();
+        let n = u32::from(game.shape().cells());
         Template {
             first,
             full,
