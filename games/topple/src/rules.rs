@@ -7,20 +7,20 @@ use crate::board::{cells_of, Direction, Shape};
 use crate::error::RulesError;
 use crate::position::{Color, Phase, Position};
 
-/// A move.
+/// A move: what a player does on one turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
     /// One piece from the supply onto `cell`: a first move (with the
     /// mover's first pawn on it), or a placement on an empty cell or a
     /// stack of 1 or 2.
     Place {
-        /// The cell.
+        /// Where, in [`Shape`]'s numbering.
         cell: u8,
     },
     /// One piece onto the stack of 3 or more on `cell`, toppling all but
     /// one piece towards `dir`.
     Topple {
-        /// The cell.
+        /// The stack's cell.
         cell: u8,
         /// Where the pieces fall.
         dir: Direction,
@@ -62,7 +62,7 @@ pub struct Effects {
     pub reset_pawns: [u8; 2],
     /// Pawns taken.
     pub taken: [u8; 2],
-    /// Rounds of takes.
+    /// Rounds of rule 7's takes the move set off (0 for a quiet move).
     pub take_rounds: u32,
 }
 

@@ -205,7 +205,7 @@ impl StateIndex {
         }
     }
 
-    /// The budget.
+    /// The piece budget whose positions this indexes.
     pub fn budget(&self) -> Budget {
         self.budget
     }

@@ -86,7 +86,7 @@ impl Topolo {
         self.shape
     }
 
-    /// The variant.
+    /// Whether every piece is small ([`Variant::SizeOnly`]) or not.
     pub fn variant(&self) -> Variant {
         self.variant
     }

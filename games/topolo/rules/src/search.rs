@@ -450,14 +450,14 @@ fn exact_moves(
 
 /// The memory a search takes at most by default, over all its threads:
 /// its trees (MCTS) or its table of positions solved (the search to the
-/// end). Growing about 65 MB a second on the 8×8 board, a search reaches
-/// it after some seconds and goes on within it.
+/// end). Growing fast on the 8×8 board (docs/topolo.md), a search
+/// reaches it after some seconds and goes on within it.
 pub const MEMORY: usize = 512 << 20;
 
 /// What a search may spend, and what ends it early.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget<'a> {
-    /// Its time.
+    /// Wall time it may take, on all its threads together.
     pub time: Duration,
     /// Random games (MCTS) at most, over all threads.
     pub playouts: u64,

@@ -14,7 +14,7 @@ use topitop_topolo::{Class, Color, Position, Size};
 /// its states are.
 #[derive(Clone, Debug)]
 pub struct TemplateTier {
-    /// The tier.
+    /// The closed tier this part of the template stands for.
     pub tier: Tier,
     /// The second class's pieces by kind.
     pub second: Counts,

@@ -216,7 +216,7 @@ impl Table {
         Ok(t)
     }
 
-    /// The game.
+    /// The game being simulated, as far as it has been played.
     pub fn game(&self) -> &Game {
         &self.game
     }
