@@ -6,8 +6,8 @@
 //! arrangements of that composition, earlier cells most significant and
 //! cells ordered by their codes. The index ranks every child of every
 //! position of a solve, so it cannot afford the general ranker's loop and
-//! divisions; these give the same numbers (the tests below check every
-//! arrangement of many compositions against it).
+//! divisions; these give the same numbers (tests/rank.rs checks every
+//! arrangement of several compositions against it).
 
 /// `FACT[n] = n!` for n up to 9.
 pub(crate) const FACT: [u64; 10] = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362_880];
@@ -139,33 +139,4 @@ pub fn rank_board(board: u64, packed: u64, m: u64) -> u64 {
         + c0123 * less(p4, 4) * FACT[4];
     // m < 2^19 and sum < 2^34: the product fits, and 9! divides it.
     m * sum / FACT[9] + u64::from(RANK_LAST4[(board & 0xFFFF) as usize])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use topitop_game_api::rank::{multinomial, rank, unrank};
-
-    #[test]
-    fn the_fast_paths_give_the_shared_rankers_numbers() {
-        let compositions: [[u8; 10]; 5] = [
-            [9, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-            [3, 1, 1, 1, 1, 1, 1, 0, 0, 0],
-            [2, 2, 2, 1, 1, 0, 0, 0, 0, 1],
-            [1, 1, 1, 1, 1, 1, 1, 1, 1, 0],
-            [4, 0, 2, 0, 1, 0, 0, 2, 0, 0],
-        ];
-        for counts in compositions {
-            let m = multinomial(&counts);
-            let packed = (0..10).fold(0u64, |p, s| p | u64::from(counts[s]) << (4 * s));
-            for r in 0..m {
-                let mut cells = [0u8; 9];
-                unrank(r, &counts, &mut cells);
-                let board = cells.iter().fold(0u64, |b, &c| b << 4 | u64::from(c));
-                assert_eq!(rank(cells, &counts), r);
-                assert_eq!(rank_board(board, packed, m), r, "{cells:?}");
-                assert_eq!(rank_packed(cells, packed, 9, m), r, "{cells:?}");
-            }
-        }
-    }
 }
