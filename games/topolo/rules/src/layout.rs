@@ -78,9 +78,10 @@ pub enum Tier {
 pub enum Reflection {
     /// Nothing moves.
     Identity,
-    /// Left–right.
+    /// Columns swap left–right; rows stay.
     LeftRight,
-    /// Top–bottom.
+    /// Rows swap top–bottom, which swaps the row classes on a board of
+    /// even rows; columns stay.
     TopBottom,
     /// Both (a half turn).
     Both,
@@ -190,7 +191,7 @@ impl Layout {
         }
     }
 
-    /// The game.
+    /// The board and variant this indexes.
     pub fn game(&self) -> Topolo {
         self.game
     }

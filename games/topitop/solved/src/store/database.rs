@@ -212,7 +212,7 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
         &self.path
     }
 
-    /// The header.
+    /// The header as read and checked when the file was opened.
     pub fn header(&self) -> &Header {
         &self.header
     }
