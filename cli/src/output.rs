@@ -173,41 +173,17 @@ fn follow_links(path: &Path) -> anyhow::Result<PathBuf> {
     anyhow::bail!("{}: too many levels of symbolic links", path.display())
 }
 
-/// Removes the temporary files of `path` (`<path>.tmp.<pid>.<n>`, made by
-/// [`topitop_files::temps::Temp::beside`], or `<path>.tmp.<pid>` of older
-/// versions) whose writer is no longer running (a process killed before it
-/// could clean up). Only where `/proc` tells which processes run;
-/// elsewhere nothing is removed.
+/// Removes the temporary files of `path`
+/// ([`topitop_files::temps::temps_beside`]) whose writer is no longer
+/// running (a process killed before it could clean up). Only where `/proc`
+/// tells which processes run; elsewhere nothing is removed.
 fn remove_dead_temps(path: &Path) {
     if !Path::new("/proc/self").exists() {
         return;
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return;
-    };
-    let prefix = format!("{name}.tmp.");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let file = e.file_name();
-        let Some(pid) = file
-            .to_str()
-            .and_then(|f| f.strip_prefix(&prefix))
-            .and_then(|rest| {
-                let (pid, n) = rest.split_once('.').unwrap_or((rest, "0"));
-                n.parse::<u64>().ok()?;
-                pid.parse::<u32>().ok()
-            })
-        else {
-            continue;
-        };
+    for (temp, pid) in topitop_files::temps::temps_beside(path).unwrap_or_default() {
         if !Path::new("/proc").join(pid.to_string()).exists() {
-            let _ = std::fs::remove_file(e.path());
+            let _ = std::fs::remove_file(temp);
         }
     }
 }

@@ -117,8 +117,8 @@ pub fn value_names() -> ArrayRef {
 /// all different, so one would only cost time before falling back) and is
 /// written as DELTA_BYTE_ARRAY, each string as the length of the prefix it
 /// shares with the one before and the rest: the positions of a board come
-/// together and share "1_" and the board, which halves the file (55 MB
-/// instead of 102 MB for the standard game). The encoding is part of the
+/// together and share "1_" and the board, which about halves the file
+/// (docs/benchmarks.md has the standard game's size). The encoding is part of the
 /// Parquet format; pyarrow and DuckDB were checked to read it.
 pub fn properties(metadata: Vec<KeyValue>, positions: bool) -> WriterProperties {
     let mut props = WriterProperties::builder()

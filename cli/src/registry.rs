@@ -29,47 +29,47 @@ pub trait Commands {
     fn holds(&self, path: &Path) -> bool {
         matches!(topitop_db::peek::game_and_variant(path), Ok(Some((game, _))) if game == self.name())
     }
-    /// `perft`.
+    /// `perft` for this game: counts the positions and moves at each depth from the start.
     ///
     /// # Errors
     /// Those of the command.
     fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()>;
-    /// `show`.
+    /// `show` for this game: draws a position and lists its moves.
     ///
     /// # Errors
     /// Those of the command.
     fn show(&self, args: cmd::show::Args) -> anyhow::Result<()>;
-    /// `solve`.
+    /// `solve` for this game: works out every position's value and remoteness and writes the database.
     ///
     /// # Errors
     /// Those of the command.
     fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()>;
-    /// `verify`.
+    /// `verify` for this game: checks a database file against the game.
     ///
     /// # Errors
     /// Those of the command.
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()>;
-    /// `query`.
+    /// `query` for this game: looks positions up in a database.
     ///
     /// # Errors
     /// Those of the command.
     fn query(&self, args: cmd::query::Args) -> anyhow::Result<()>;
-    /// `export`.
+    /// `export` for this game: writes a database's records as a table.
     ///
     /// # Errors
     /// Those of the command.
     fn export(&self, args: cmd::export::Args) -> anyhow::Result<()>;
-    /// `stats`.
+    /// `stats` for this game: counts a database's positions by value, remoteness and tier.
     ///
     /// # Errors
     /// Those of the command.
     fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()>;
-    /// `play`.
+    /// `play` for this game: plays a game at the terminal, against the database or a search.
     ///
     /// # Errors
     /// Those of the command.
     fn play(&self, args: cmd::play::Args) -> anyhow::Result<()>;
-    /// `canonical`.
+    /// `canonical` for this game: prints a position's canonical form under the game's symmetries.
     ///
     /// # Errors
     /// Those of the command.

@@ -20,4 +20,4 @@ pub mod tiered;
 
 pub use error::DbError;
 pub use solved::SolvedDb;
-pub use temps::{remove_stale_temps, temp_path, write_atomically};
+pub use temps::{remove_stale_temps, write_atomically};

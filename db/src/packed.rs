@@ -58,7 +58,8 @@ impl PackedTier {
 pub struct PackedHeader {
     /// The game's name.
     pub game: String,
-    /// The variant.
+    /// The variant's id, as the game writes it (e.g. `3x3`): a reader
+    /// refuses the file for another.
     pub variant: String,
     /// The program that wrote the file.
     pub program: String,
@@ -459,7 +460,7 @@ impl PackedDb {
         &self.path
     }
 
-    /// The header.
+    /// The header as read and checked when the file was opened.
     pub fn header(&self) -> &PackedHeader {
         &self.header
     }

@@ -28,6 +28,17 @@ pub struct TierSummary {
     pub size: u64,
 }
 
+/// The fields both headers share, borrowed from either.
+struct Head<'a> {
+    game: &'a str,
+    variant: &'a str,
+    program: &'a str,
+    symmetric: bool,
+    max_remoteness: u16,
+    /// Each tier's name and size, in file order.
+    tiers: Vec<(&'a str, u64)>,
+}
+
 impl SolvedDb {
     /// Opens the database at `path`, of either kind (told by its magic
     /// number).
@@ -59,26 +70,39 @@ impl SolvedDb {
         }
     }
 
+    /// What both formats' headers record, in one shape: the accessors
+    /// below read a field of it instead of telling the formats apart each.
+    fn head(&self) -> Head<'_> {
+        // The two header types name these fields alike; their formats
+        // differ, so the types stay two.
+        macro_rules! head {
+            ($h:expr) => {{
+                let h = $h;
+                Head {
+                    game: &h.game,
+                    variant: &h.variant,
+                    program: &h.program,
+                    symmetric: h.symmetric,
+                    max_remoteness: h.max_remoteness,
+                    tiers: h.tiers.iter().map(|t| (&*t.name, t.size)).collect(),
+                }
+            }};
+        }
+        match self {
+            SolvedDb::Records(d) => head!(d.header()),
+            SolvedDb::Values(d) => head!(d.header()),
+        }
+    }
+
     /// The game and variant it holds, and the program that wrote it.
     pub fn names(&self) -> (&str, &str, &str) {
-        match self {
-            SolvedDb::Records(d) => {
-                let h = d.header();
-                (&h.game, &h.variant, &h.program)
-            }
-            SolvedDb::Values(d) => {
-                let h = d.header();
-                (&h.game, &h.variant, &h.program)
-            }
-        }
+        let h = self.head();
+        (h.game, h.variant, h.program)
     }
 
     /// True when one position per symmetry class was solved.
     pub fn symmetric(&self) -> bool {
-        match self {
-            SolvedDb::Records(d) => d.header().symmetric,
-            SolvedDb::Values(d) => d.header().symmetric,
-        }
+        self.head().symmetric
     }
 
     /// Positions stored by value: win, lose, tie, draw.
@@ -91,34 +115,16 @@ impl SolvedDb {
 
     /// The largest remoteness.
     pub fn max_remoteness(&self) -> u16 {
-        match self {
-            SolvedDb::Records(d) => d.header().max_remoteness,
-            SolvedDb::Values(d) => d.header().max_remoteness,
-        }
+        self.head().max_remoteness
     }
 
     /// The tiers, in the order they are stored.
     pub fn tiers(&self) -> Vec<TierSummary> {
-        match self {
-            SolvedDb::Records(d) => d
-                .header()
-                .tiers
-                .iter()
-                .map(|t| TierSummary {
-                    name: t.name.clone(),
-                    size: t.size,
-                })
-                .collect(),
-            SolvedDb::Values(d) => d
-                .header()
-                .tiers
-                .iter()
-                .map(|t| TierSummary {
-                    name: t.name.clone(),
-                    size: t.size,
-                })
-                .collect(),
-        }
+        let to_summary = |(name, size): (&str, u64)| TierSummary {
+            name: name.into(),
+            size,
+        };
+        self.head().tiers.into_iter().map(to_summary).collect()
     }
 
     /// The positions of play and the symmetry classes stored, when the
@@ -276,17 +282,15 @@ impl SolvedDb {
         tier: G::Tier,
         t: usize,
     ) -> Result<TierChunks<'_>, DbError> {
-        let (source, size) = match self {
-            SolvedDb::Records(db) => (ChunkSource::Records { db, t }, db.header().tiers[t].size),
-            SolvedDb::Values(db) => (
-                ChunkSource::Values {
-                    db,
-                    t,
-                    packed: db.tier_bytes(t)?,
-                    remoteness: remoteness(game, tier)?,
-                },
-                db.header().tiers[t].size,
-            ),
+        let size = self.head().tiers[t].1;
+        let source = match self {
+            SolvedDb::Records(db) => ChunkSource::Records { db, t },
+            SolvedDb::Values(db) => ChunkSource::Values {
+                db,
+                t,
+                packed: db.tier_bytes(t)?,
+                remoteness: remoteness(game, tier)?,
+            },
         };
         Ok(TierChunks {
             source,

@@ -317,7 +317,7 @@ pub fn tier_order<G: topitop_game_api::Tiered>(game: &G) -> Vec<G::Tier> {
 pub struct TieredMeta<'a> {
     /// The game's name.
     pub game: &'a str,
-    /// The variant.
+    /// The variant's id, as the game writes it.
     pub variant: &'a str,
     /// The program writing the file.
     pub program: &'a str,
@@ -490,7 +490,7 @@ impl TieredDb {
         &self.path
     }
 
-    /// The header.
+    /// The header as read and checked when the file was opened.
     pub fn header(&self) -> &TieredHeader {
         &self.header
     }

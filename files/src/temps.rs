@@ -10,7 +10,8 @@
 //! ever holds paths.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -90,6 +91,84 @@ impl Drop for Temp {
     fn drop(&mut self) {
         live().remove(&self.id);
     }
+}
+
+/// Writes `target` whole or not at all: `fill` writes into a temporary
+/// beside it ([`Temp::beside`], so the rename stays in one file system),
+/// which is flushed, synced and renamed over `target`, and the folder
+/// synced so that the rename survives a crash. On any error the temporary
+/// is removed and `target` is as it was. `io` makes the caller's error of
+/// an I/O error; it is the caller's to name `target` in it (the temporary
+/// is this function's detail, and gone when the error is seen).
+///
+/// # Errors
+/// Those of `fill`, and writing, syncing or renaming the temporary.
+pub fn write_whole<T, E>(
+    target: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> Result<T, E>,
+    io: impl Fn(std::io::Error) -> E,
+) -> Result<T, E> {
+    let tmp = Temp::beside(target);
+    let written = (|| {
+        let file = File::create(tmp.path()).map_err(&io)?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let value = fill(&mut out)?;
+        let file = out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(&io)?;
+        Ok(value)
+    })();
+    let kept = written.and_then(|value| {
+        tmp.commit(|t| std::fs::rename(t, target)).map_err(&io)?;
+        Ok(value)
+    });
+    match kept {
+        Ok(value) => {
+            // Not every platform can sync a folder; the data is safe either way.
+            if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = File::open(dir).and_then(|d| d.sync_all());
+            }
+            Ok(value)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(tmp.path());
+            Err(e)
+        }
+    }
+}
+
+/// The temporaries of `target` that are on disk (`<target>.tmp.<pid>.<n>`
+/// from [`Temp::beside`], or `<target>.tmp.<pid>` from older builds), each
+/// with the id of the process that made it: what a writer killed before
+/// its rename left behind, if that process is gone. Names of that shape
+/// only, so that nothing else beside the target is ever taken for one.
+///
+/// # Errors
+/// The folder cannot be listed.
+pub fn temps_beside(target: &Path) -> std::io::Result<Vec<(PathBuf, u32)>> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+        return Ok(Vec::new());
+    };
+    let prefix = format!("{name}.tmp.");
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir)
+        .map_err(|e| crate::named(dir, e))?
+        .flatten()
+    {
+        let file = e.file_name();
+        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let (pid, n) = rest.split_once('.').unwrap_or((rest, "0"));
+        if let (true, Ok(pid)) = (digits(n), pid.parse::<u32>()) {
+            out.push((e.path(), pid));
+        }
+    }
+    Ok(out)
 }
 
 /// The names registered now (for tests).

@@ -18,7 +18,9 @@
 
 pub mod board;
 mod options;
+pub mod rank;
 mod record;
+pub mod rng;
 
 pub use options::{GameOption, Options};
 pub use record::{Record, Value, MAX_REMOTENESS};
@@ -54,7 +56,8 @@ pub struct Estimates<M> {
 pub trait Game: Send + Sync {
     /// A position: the game's own type.
     type Position: Copy + Eq + Hash + Ord + Debug + Send + Sync;
-    /// A move.
+    /// A move, the game's own type; shared code only passes it back to
+    /// the game and prints it through [`Game::format_move`].
     type Move: Copy + Eq + Debug + Send + Sync;
 
     /// The game's name in commands, files and URLs, e.g. `topolo`.

@@ -15,7 +15,7 @@ const SAMPLE: u64 = 4096;
 pub struct Needs {
     /// Indices of every tier.
     pub indices: u64,
-    /// Tiers.
+    /// How many tiers the game has (each is solved, and stored, apart).
     pub tiers: usize,
     /// Indices of the largest tier.
     pub largest: u64,

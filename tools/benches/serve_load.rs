@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::sample::{playout_positions, Rng};
 use topitop_solved::Database;
 
 const BIN: &str = env!("CARGO_BIN_EXE_topitop");
@@ -98,7 +98,7 @@ fn round(addr: SocketAddr, targets: &[String], clients: usize, requests: usize, 
         let handles: Vec<_> = (0..clients)
             .map(|c| {
                 s.spawn(move || {
-                    let mut rng = SplitMix::new(seed ^ ((c as u64 + 1) * 0x9e37));
+                    let mut rng = Rng::new(seed ^ ((c as u64 + 1) * 0x9e37));
                     let mut micros = Vec::with_capacity(per);
                     let mut errors = 0;
                     let mut conn = http::Client::connect(addr).ok();
@@ -256,7 +256,7 @@ fn main() {
     .expect("open the database");
     let clients = env_or("SERVE_LOAD_CLIENTS", 4).max(1);
     let requests = env_or("SERVE_LOAD_REQUESTS", 100_000).max(clients);
-    let targets: Vec<String> = playout_positions(db.rules(), 100_000, 40, &mut SplitMix::new(2024))
+    let targets: Vec<String> = playout_positions(db.rules(), 100_000, 40, &mut Rng::new(2024))
         .into_iter()
         .map(|p| format!("/topitop/regular/positions/?p={p}"))
         .collect();

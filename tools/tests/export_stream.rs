@@ -1,8 +1,8 @@
 //! `export --game` streams (issue 34): the first row is out after the
 //! first chunk of the database, and memory stays at a few chunks' rows in
 //! every format, `--summary` and `--all-symmetries` included, where every
-//! row used to be gathered before any was written (Topolo 3×4 took 415 MB
-//! before its first line). The child's peak resident memory is read from
+//! row used to be gathered before any was written (docs/benchmarks.md has
+//! the before and after). The child's peak resident memory is read from
 //! /proc while it runs.
 
 mod support;
@@ -50,9 +50,8 @@ fn end(mut child: Child) {
 
 /// Peak memory allowed, in KB: a few slices' rows and the binary itself
 /// for the text formats and `--summary`, and a row group of 2^20 rows
-/// being encoded for Parquet. Gathering every row first took 415 MB for
-/// Topolo 3×4 in TSV, 514 MB in Parquet, and several GB with
-/// `--all-symmetries`.
+/// being encoded for Parquet: far below what gathering every row first
+/// took (docs/benchmarks.md).
 fn limit_kb(format: &str) -> u64 {
     if format == "parquet" {
         300_000

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use support::http::{get, request, Client};
 use support::server::Server;
-use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::sample::{playout_positions, Rng};
 use topitop_rules::{
     autogui_move, autogui_position, play_unchecked, Position, StateIndex, Value as GameValue,
 };
@@ -304,7 +304,7 @@ fn positions_agree_with_the_engine_and_the_query_command() {
     ] {
         let file = db_file(dir, stem);
         let db = Database::open(&file).unwrap();
-        let mut rng = SplitMix::new(11);
+        let mut rng = Rng::new(11);
         let mut positions = playout_positions(db.rules(), 300, 30, &mut rng);
         positions.push(db.rules().start());
         let mut client = Client::connect(a).unwrap();
@@ -604,7 +604,7 @@ fn many_clients_at_once_each_request_logged() {
     let server = start(dir, "concurrent", &[]);
     let a = server.addr;
     let db = Database::open(db_file(dir, "topitop_v1_0")).unwrap();
-    let positions = playout_positions(db.rules(), 400, 25, &mut SplitMix::new(5));
+    let positions = playout_positions(db.rules(), 400, 25, &mut Rng::new(5));
     let expected: Vec<Vec<u8>> = positions
         .iter()
         .map(|p| get(a, &format!("/topitop/regular/positions/?p={p}")).body)
@@ -714,7 +714,7 @@ fn a_corrupt_database_block_is_a_server_error_not_a_crash() {
     std::fs::write(dir.join(&name), &bytes).unwrap();
     let server = start(&dir, "serve", &[]);
     let db = Database::open(shared().join(&name)).unwrap();
-    let positions = playout_positions(db.rules(), 200, 30, &mut SplitMix::new(3));
+    let positions = playout_positions(db.rules(), 200, 30, &mut Rng::new(3));
     let mut client = Client::connect(server.addr).unwrap();
     let mut failed = 0;
     for p in &positions {
@@ -1057,7 +1057,7 @@ fn keep_asking(a: SocketAddr, targets: &[String]) -> Outcome {
 fn sigterm_under_keep_alive_load_answers_every_request_sent() {
     let dir = shared();
     let db = Database::open(db_file(dir, "topitop_v1_0")).unwrap();
-    let targets: Vec<String> = playout_positions(db.rules(), 200, 25, &mut SplitMix::new(9))
+    let targets: Vec<String> = playout_positions(db.rules(), 200, 25, &mut Rng::new(9))
         .iter()
         .map(|p| format!("/topitop/regular/positions/?p={p}"))
         .collect();
@@ -1136,7 +1136,7 @@ fn hammer<'s>(
     stop: &'s std::sync::atomic::AtomicBool,
 ) -> std::thread::ScopedJoinHandle<'s, usize> {
     s.spawn(move || {
-        let positions = playout_positions(db.rules(), 100, 25, &mut SplitMix::new(17));
+        let positions = playout_positions(db.rules(), 100, 25, &mut Rng::new(17));
         let mut done = 0;
         let mut c = Client::connect(a).unwrap();
         while !stop.load(std::sync::atomic::Ordering::Relaxed) {

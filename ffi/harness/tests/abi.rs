@@ -2,7 +2,7 @@
 //! Rust engine's own answers.
 
 use topitop_ffi_harness::Harness;
-use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::sample::{playout_positions, Rng};
 use topitop_rules::{
     autogui_move, autogui_position, gchash, parse_position, play_unchecked, symmetry, Budget, Position,
     Rules, Ruleset, Tier, Value, Variant,
@@ -42,7 +42,7 @@ fn native(rules: Rules, p: Position) -> String {
 fn walk_tiers(option: i32, full_up_to: u64, samples: u64, seed: u64) -> u64 {
     let mut h = Harness::start(option, false);
     let r = rules(option);
-    let mut rng = SplitMix::new(seed);
+    let mut rng = Rng::new(seed);
     let mut checked = 0;
     for tier in Tier::reachable(STD) {
         let size = tier.size();
@@ -115,7 +115,7 @@ fn string_to_position_as_interact_does() {
         "--interact does not load the tier DB array"
     );
     let r = rules(0);
-    for p in playout_positions(r, 3_000, 40, &mut SplitMix::new(77)) {
+    for p in playout_positions(r, 3_000, 40, &mut Rng::new(77)) {
         assert_eq!(h.describe_string(&p.to_string()), Some(native(r, p)), "{p}");
     }
     for bad in [

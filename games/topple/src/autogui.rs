@@ -164,7 +164,7 @@ mod tests {
         let centres = t["centers"].as_array().unwrap().len();
         assert_eq!(centres, 10 * 12);
         let mut pos = game.start();
-        let mut seed = 7u64;
+        let mut rng = topitop_game_api::rng::Rng::new(7);
         for _ in 0..60 {
             let moves = game.moves(&pos);
             if moves.is_empty() {
@@ -191,10 +191,7 @@ mod tests {
             assert!(entities
                 .chars()
                 .all(|c| t["charImages"].get(c.to_string()).is_some()));
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos = game.play(&pos, moves[(seed >> 33) as usize % moves.len()]);
+            pos = game.play(&pos, moves[rng.index(moves.len())]);
         }
         let art = game.board_art();
         for c in t["charImages"].as_object().unwrap().keys() {

@@ -1,7 +1,7 @@
 //! Which positions are positions of play, and the invariants every move
 //! keeps: the tests and the fuzz target check each move against them.
 
-use crate::board::cells_of;
+use crate::board::{cells_of, CellNames};
 use crate::position::{Color, Phase, Position, PAWNS};
 use crate::rules::{Effects, Move, Topple};
 
@@ -46,7 +46,7 @@ impl Topple {
     /// The cells, pawns, supply and reserves are within their counts.
     fn check_counts(&self, pos: &Position) -> Result<(), String> {
         let s = self.shape();
-        let off = !s.mask();
+        let off = !s.all();
         if pos.all_pawns() & off != 0
             || pos
                 .heights
@@ -170,7 +170,7 @@ fn pieces_kept(
         Move::Topple { cell, dir } => {
             let h = i32::from(before.height(cell));
             (1..=h)
-                .filter(|&k| game.shape().step(cell, dir, k).is_none())
+                .filter(|&k| game.shape().step(cell, dir.delta(), k).is_none())
                 .count() as u32
         }
         _ => 0,

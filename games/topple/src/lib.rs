@@ -30,7 +30,7 @@ pub mod position;
 pub mod rules;
 pub mod tier;
 
-pub use board::{Direction, Shape};
+pub use board::{CellNames, Direction, Shape};
 pub use check::transition;
 pub use error::{ParseError, RulesError};
 pub use perft::perft;

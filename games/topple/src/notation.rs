@@ -18,7 +18,7 @@
 //! a direction (`c3>sw`: a topple), or two cells joined by `-` (`b2-c3`: a
 //! pawn's step).
 
-use crate::board::{Direction, Shape};
+use crate::board::{CellNames, Direction, Shape};
 use crate::error::{shown, ParseError};
 use crate::position::{Color, Position};
 use crate::rules::{Move, Topple};

@@ -7,20 +7,20 @@ use crate::board::{cells_of, Direction, Shape};
 use crate::error::RulesError;
 use crate::position::{Color, Phase, Position};
 
-/// A move.
+/// A move: what a player does on one turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
     /// One piece from the supply onto `cell`: a first move (with the
     /// mover's first pawn on it), or a placement on an empty cell or a
     /// stack of 1 or 2.
     Place {
-        /// The cell.
+        /// Where, in [`Shape`]'s numbering.
         cell: u8,
     },
     /// One piece onto the stack of 3 or more on `cell`, toppling all but
     /// one piece towards `dir`.
     Topple {
-        /// The cell.
+        /// The stack's cell.
         cell: u8,
         /// Where the pieces fall.
         dir: Direction,
@@ -62,7 +62,7 @@ pub struct Effects {
     pub reset_pawns: [u8; 2],
     /// Pawns taken.
     pub taken: [u8; 2],
-    /// Rounds of takes.
+    /// Rounds of rule 7's takes the move set off (0 for a quiet move).
     pub take_rounds: u32,
 }
 
@@ -165,7 +165,7 @@ impl Topple {
         let pawns = pos.all_pawns();
         if let Phase::First(_) = pos.phase() {
             // Rule 2: anywhere empty.
-            let empty = self.shape.mask() & !pos.stacks();
+            let empty = self.shape.all() & !pos.stacks();
             out.extend(cells_of(empty).map(|cell| Move::Place { cell }));
             return;
         }
@@ -182,7 +182,7 @@ impl Topple {
         }
         for from in cells_of(pos.pawns(me)) {
             let h = pos.height(from);
-            for to in cells_of(self.shape.neighbours(from) & !pawns) {
+            for to in cells_of(self.shape.king_neighbours(from) & !pawns) {
                 // Rule 3: onto a stack at most one higher or lower.
                 let t = pos.height(to);
                 if t >= 1 && t.abs_diff(h) <= 1 {
@@ -245,7 +245,7 @@ impl Topple {
         let h = p.heights[usize::from(cell)];
         p.heights[usize::from(cell)] = 1;
         for k in 1..=i32::from(h) {
-            let Some(land) = self.shape.step(cell, dir, k) else {
+            let Some(land) = self.shape.step(cell, dir.delta(), k) else {
                 fx.off_board += (i32::from(h) - k + 1) as u32;
                 break;
             };
@@ -259,14 +259,14 @@ impl Topple {
     /// The cells of every maximal line (row, column or diagonal) of three
     /// or more stacks exactly three high.
     pub fn reset_cells(&self, pos: &Position) -> u64 {
-        let threes = pos.stacks_of(3) & self.shape.mask();
+        let threes = pos.stacks_of(3) & self.shape.all();
         if threes.count_ones() < 3 {
             return 0;
         }
         let mut gone = 0;
         for dir in [Direction::E, Direction::N, Direction::NE, Direction::NW] {
             for cell in cells_of(threes) {
-                let before = self.shape.step(cell, dir, -1);
+                let before = self.shape.step(cell, dir.delta(), -1);
                 if before.is_some_and(|b| threes >> b & 1 == 1) {
                     continue; // not the start of its line
                 }
@@ -274,7 +274,7 @@ impl Topple {
                 let mut at = Some(cell);
                 while let Some(b) = at.filter(|&b| threes >> b & 1 == 1) {
                     line |= 1 << b;
-                    at = self.shape.step(b, dir, 1);
+                    at = self.shape.step(b, dir.delta(), 1);
                 }
                 if line.count_ones() >= 3 {
                     gone |= line;
@@ -301,7 +301,7 @@ impl Topple {
     pub fn take_edges(&self, pos: &Position) -> Vec<(u8, u8)> {
         let mut edges = Vec::new();
         for a in cells_of(pos.pawns(Color::Red)) {
-            for b in cells_of(self.shape.neighbours(a) & pos.pawns(Color::Blue)) {
+            for b in cells_of(self.shape.king_neighbours(a) & pos.pawns(Color::Blue)) {
                 let (ha, hb) = (pos.height(a), pos.height(b));
                 if ha == hb + 1 {
                     edges.push((a, b));

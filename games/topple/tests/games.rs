@@ -9,7 +9,7 @@ use topitop_game_api::{Game, Tiered};
 use topitop_topple::{transition, Shape, Topple};
 
 fn play_random_games(g: &Topple, games: u32, seed: u64) -> (u64, [u64; 4]) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut plies = 0;
     let mut ends = [0u64; 4];
     let indexed = g.indexable();

@@ -92,7 +92,7 @@ fn every_move_of_small_boards_goes_to_a_declared_child_tier() {
 
 #[test]
 fn random_indices_of_larger_boards_round_trip() {
-    let mut rng = Rng(29);
+    let mut rng = Rng::new(29);
     for v in ["3x3-s12", "3x4-s8", "4x4-s6", "3x3-s40"] {
         let g = game(v);
         assert!(g.indexable(), "{v}");

@@ -7,7 +7,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::sample::{playout_positions, Rng};
 use topitop_rules::{play_unchecked, MoveList, Position, Rules};
 
 fn run(rules: Rules, set: &[Position]) -> (u64, u64) {
@@ -26,7 +26,7 @@ fn run(rules: Rules, set: &[Position]) -> (u64, u64) {
 
 fn main() {
     let rules = Rules::default();
-    let set: Vec<Position> = playout_positions(rules, 200_000, 64, &mut SplitMix::new(20_061_007))
+    let set: Vec<Position> = playout_positions(rules, 200_000, 64, &mut Rng::new(20_061_007))
         .into_iter()
         .filter(|&p| rules.primitive(p).is_none())
         .collect();

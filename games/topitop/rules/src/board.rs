@@ -185,7 +185,8 @@ impl Board {
             *t = ((self.0 >> shift(i)) & 15) as u8;
             counts[usize::from(*t)] += 1;
         }
-        let from_here = crate::rank::multinomial(&counts) - crate::rank::rank(tail.iter().copied(), counts);
+        let from_here = topitop_game_api::rank::multinomial(&counts)
+            - topitop_game_api::rank::rank(tail.iter().copied(), &counts);
         tail.sort_unstable_by(|a, b| b.cmp(a));
         let mut last = self;
         for (&c, i) in tail.iter().zip(keep..) {

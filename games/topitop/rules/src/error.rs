@@ -46,7 +46,7 @@ pub enum PositionError {
     /// A forbidden slide that no move could have left.
     #[error("forbidden slide {slide} could not have happened: {reason}")]
     ImpossibleForbidden {
-        /// The slide.
+        /// The forbidden slide the position string gives.
         slide: Slide,
         /// Why not.
         reason: String,
@@ -59,7 +59,7 @@ pub enum ParsePositionError {
     /// Not 11 or 13 characters.
     #[error("position string {input:?} has {len} characters; expected 11 (`1_---------`) or 13 (with a forbidden slide, `1_LS-L-SLLS45`)")]
     Length {
-        /// The input.
+        /// The position string as given.
         input: String,
         /// Its length in characters.
         len: usize,
@@ -69,7 +69,7 @@ pub enum ParsePositionError {
         "position string {input:?} must start with the side to move, `1` (Blue) or `2` (Red), not {found:?}"
     )]
     Turn {
-        /// The input.
+        /// The position string as given.
         input: String,
         /// The character found.
         found: char,
@@ -77,7 +77,7 @@ pub enum ParsePositionError {
     /// The second character is not `_`.
     #[error("position string {input:?} must have `_` after the turn digit, not {found:?}")]
     Separator {
-        /// The input.
+        /// The position string as given.
         input: String,
         /// The character found.
         found: char,
@@ -85,7 +85,7 @@ pub enum ParsePositionError {
     /// A cell character outside `-BRSLXOCPQ`.
     #[error("position string {input:?}: cell {cell} is {found:?}, which is none of - B R S L X O C P Q")]
     UnknownCell {
-        /// The input.
+        /// The position string as given.
         input: String,
         /// The 1-based cell.
         cell: usize,
@@ -95,7 +95,7 @@ pub enum ParsePositionError {
     /// The trailing forbidden slide is not two digits naming neighbouring cells.
     #[error("position string {input:?}: the forbidden slide {found:?} must be two digits 1-9 naming neighbouring cells")]
     Slide {
-        /// The input.
+        /// The position string as given.
         input: String,
         /// The two trailing characters.
         found: String,
@@ -103,7 +103,7 @@ pub enum ParsePositionError {
     /// Well formed, but not a position of the game.
     #[error("position string {input:?} is not a possible position: {reason}")]
     Impossible {
-        /// The input.
+        /// The position string as given.
         input: String,
         /// What is wrong.
         reason: PositionError,
@@ -175,7 +175,7 @@ pub enum IndexError {
     /// An index at or past the end.
     #[error("index {index} is outside the index of {size} states")]
     OutOfRange {
-        /// The index.
+        /// The index asked for.
         index: u64,
         /// The number of states.
         size: u64,

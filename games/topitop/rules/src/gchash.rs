@@ -11,15 +11,15 @@ use crate::cell::{Cell, Player};
 use crate::error::HashError;
 use crate::geometry::Slide;
 use crate::position::Position;
-use crate::rank::{rank, unrank};
 use crate::tier::Tier;
+use topitop_game_api::rank::{rank, unrank};
 
 /// The tier and tier position of `pos`.
 pub fn hash(pos: Position) -> (Tier, u64) {
     let board = pos.board();
     let tier = Tier::of(board);
     let m = tier.arrangements();
-    let r = rank(board.cells().map(|c| c as u8), tier.counts());
+    let r = rank(board.cells().map(|c| c as u8), &tier.counts());
     let red = if pos.turn() == Player::Red { 41 * m } else { 0 };
     (tier, red + 41 * r + pos.forbidden_id() as u64)
 }
@@ -46,7 +46,7 @@ pub fn unhash(tier: u64, tier_position: u64, budget: Budget) -> Result<Position,
     let tp = tier_position % (41 * m);
     let d = (tp % 41) as u8;
     let mut cells = [0u8; 9];
-    unrank(tp / 41, t.counts(), &mut cells);
+    unrank(tp / 41, &t.counts(), &mut cells);
     let board = Board::from_cells(cells.map(|c| Cell::from_code(c).unwrap_or(Cell::Empty)));
     Ok(Position::new(board, turn, Slide::from_id(d)))
 }

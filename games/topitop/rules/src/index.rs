@@ -27,8 +27,9 @@ use crate::cell::{Cell, Player};
 use crate::error::IndexError;
 use crate::geometry::{Slide, CELLS};
 use crate::position::Position;
-use crate::rank::{multinomial, rank_board, rank_packed, unrank};
+use crate::rank::{rank_board, rank_packed};
 use crate::tier::Tier;
+use topitop_game_api::rank::{multinomial, unrank};
 
 const NEUTRALS: [Cell; 3] = [Cell::Small, Cell::Large, Cell::Castle];
 
@@ -204,7 +205,7 @@ impl StateIndex {
         }
     }
 
-    /// The budget.
+    /// The piece budget whose positions this indexes.
     pub fn budget(&self) -> Budget {
         self.budget
     }
@@ -281,7 +282,7 @@ impl StateIndex {
             let next = current.and_then(Board::next_arrangement).or_else(|| {
                 let range = self.board_tier(n).ok()?;
                 let mut cells = [0u8; CELLS];
-                unrank(n - range.board_offset, range.tier.counts(), &mut cells);
+                unrank(n - range.board_offset, &range.tier.counts(), &mut cells);
                 Some(board_of(cells))
             })?;
             // A tier's last board has no next arrangement, so the walk
@@ -376,7 +377,7 @@ impl StateIndex {
         let counts = range.tier.counts();
         if within < range.boards {
             let mut cells = [0u8; CELLS];
-            unrank(within, counts, &mut cells);
+            unrank(within, &counts, &mut cells);
             return Ok(Position::new(board_of(cells), turn, None));
         }
         within -= range.boards;
@@ -395,7 +396,7 @@ impl StateIndex {
         rest[p as usize] -= 1;
         rest[0] -= 1;
         let mut others = [0u8; CELLS - 2];
-        unrank(within, rest, &mut others);
+        unrank(within, &rest, &mut others);
         let mut cells = [0u8; CELLS];
         let mut it = others.into_iter();
         for (c, slot) in cells.iter_mut().enumerate() {

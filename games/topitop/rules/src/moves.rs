@@ -68,7 +68,7 @@ pub struct Move(u16);
 pub enum MoveKind {
     /// Put `piece` on the empty cell `cell` (0-based).
     Place {
-        /// The piece.
+        /// What is put there: a bucket or a castle piece.
         piece: Piece,
         /// The cell, 0-based.
         cell: usize,

@@ -55,7 +55,7 @@ impl Position {
         (p.0 == bits).then_some(p)
     }
 
-    /// The board.
+    /// The board alone, without the side to move or a forbidden slide.
     #[inline]
     pub fn board(self) -> Board {
         // Every constructor keeps valid board bits here.

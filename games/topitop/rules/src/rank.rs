@@ -1,20 +1,16 @@
-//! Ranking arrangements of a multiset of cells (lexicographic order).
+//! Fast paths of the shared ranker ([`topitop_game_api::rank`]) for a
+//! whole nine-cell board, whose counts fit 4-bit fields of one integer.
 //!
 //! Both the GamesmanClassic tier hash and our dense index number the boards
 //! of one piece composition by their lexicographic rank among all
 //! arrangements of that composition, earlier cells most significant and
-//! cells ordered by their codes.
+//! cells ordered by their codes. The index ranks every child of every
+//! position of a solve, so it cannot afford the general ranker's loop and
+//! divisions; these give the same numbers (tests/rank.rs checks every
+//! arrangement of several compositions against it).
 
 /// `FACT[n] = n!` for n up to 9.
 pub(crate) const FACT: [u64; 10] = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362_880];
-
-/// The number of distinct arrangements of `counts` (indexed by cell code).
-#[inline]
-pub fn multinomial(counts: &[u8; 10]) -> u64 {
-    let n: usize = counts.iter().map(|&c| c as usize).sum();
-    debug_assert!(n <= 9);
-    counts.iter().fold(FACT[n], |m, &c| m / FACT[c as usize])
-}
 
 /// `ceil(2^40 / n)`: dividing by n ≤ 9 becomes a multiply and a shift,
 /// exact for every dividend below 2^36 (the largest here is 9 · 9!).
@@ -33,25 +29,7 @@ fn div_small(x: u64, n: u64) -> u64 {
     (x * MAGIC[n as usize]) >> 40
 }
 
-/// The lexicographic rank of the sequence `cells` (codes 0..10) among the
-/// arrangements of its own multiset, whose counts are `counts`.
-///
-/// Uses that the arrangements starting with symbol `s` number
-/// `m · counts[s] / n`, so the ones before symbol `c` number
-/// `m · (counts below c) / n`. The counts live in 4-bit fields of one
-/// integer, so "counts below c" is a mask and a multiply.
-#[inline]
-pub fn rank(cells: impl IntoIterator<Item = u8>, counts: [u8; 10]) -> u64 {
-    let mut packed = 0u64;
-    let mut n = 0u64;
-    for (s, &c) in counts.iter().enumerate() {
-        packed |= (c as u64) << (4 * s);
-        n += c as u64;
-    }
-    rank_packed(cells, packed, n, multinomial(&counts))
-}
-
-/// [`rank`] with the counts already packed in 4-bit fields (symbol s at
+/// [`rank`](topitop_game_api::rank::rank) with the counts packed in 4-bit fields (symbol s at
 /// bits 4s..4s+4), their total `n` and their multinomial `m` given.
 #[inline]
 pub fn rank_packed(cells: impl IntoIterator<Item = u8>, mut packed: u64, mut n: u64, mut m: u64) -> u64 {
@@ -161,28 +139,4 @@ pub fn rank_board(board: u64, packed: u64, m: u64) -> u64 {
         + c0123 * less(p4, 4) * FACT[4];
     // m < 2^19 and sum < 2^34: the product fits, and 9! divides it.
     m * sum / FACT[9] + u64::from(RANK_LAST4[(board & 0xFFFF) as usize])
-}
-
-/// Writes into `out` the arrangement of `counts` with rank `r`; `out.len()`
-/// must equal the total count and `r` must be below the multinomial.
-#[inline]
-pub fn unrank(mut r: u64, mut counts: [u8; 10], out: &mut [u8]) {
-    let mut n = out.len() as u64;
-    let mut m = multinomial(&counts);
-    for slot in out.iter_mut() {
-        for (s, count) in counts.iter_mut().enumerate() {
-            if *count == 0 {
-                continue;
-            }
-            let block = m * *count as u64 / n;
-            if r < block {
-                *slot = s as u8;
-                m = block;
-                *count -= 1;
-                break;
-            }
-            r -= block;
-        }
-        n -= 1;
-    }
 }

@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::budget::Budget;
 use crate::cell::Cell;
 use crate::error::HashError;
-use crate::rank::multinomial;
+use topitop_game_api::rank::multinomial;
 
 /// Nibble of each cell code in the tier number (`None` for the empty cell):
 /// bb | rb≪4 | bs≪8 | rs≪12 | bc≪16 | rc≪20 | s≪24 | l≪28 | c≪32 with

@@ -2,7 +2,7 @@
 
 use topitop_rules::cell::ALL_CELLS;
 use topitop_rules::geometry::{Slide, NEIGHBOURS};
-use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::sample::{playout_positions, Rng};
 use topitop_rules::{Board, Budget, Cell, Player, Position, Rules, Ruleset, StateIndex, Variant};
 
 #[test]
@@ -68,7 +68,7 @@ fn reduced_budget_index_is_a_bijection_onto_every_indexable_state() {
 #[test]
 fn standard_index_round_trips_on_samples() {
     let idx = StateIndex::new(Budget::STANDARD);
-    let mut rng = SplitMix::new(1);
+    let mut rng = Rng::new(1);
     for _ in 0..100_000 {
         let i = rng.below(idx.len());
         let p = idx.position(i).unwrap();
@@ -102,7 +102,7 @@ fn walk_matches_position_by_position() {
         assert_eq!(idx.position(i as u64).unwrap(), *p, "index {i}");
     }
     let std_idx = StateIndex::new(Budget::STANDARD);
-    let mut rng = SplitMix::new(4);
+    let mut rng = Rng::new(4);
     for _ in 0..200 {
         let start = rng.below(std_idx.len() - 5_000);
         for (k, p) in std_idx.walk(start, start + 5_000).enumerate() {
@@ -123,7 +123,7 @@ fn board_walk_numbers_every_board_in_order() {
     assert_eq!(idx.board_walk(5, 9).collect::<Vec<_>>(), all[5..9].to_vec());
     // Windows that start inside a tier and cross into the next ones.
     let std_idx = StateIndex::new(Budget::STANDARD);
-    let mut rng = SplitMix::new(11);
+    let mut rng = Rng::new(11);
     for _ in 0..100 {
         let start = rng.below(std_idx.boards() - 20_000);
         for (k, b) in std_idx.board_walk(start, start + 20_000).enumerate() {
@@ -137,7 +137,7 @@ fn board_walk_numbers_every_board_in_order() {
 fn counts_after_a_move_equal_a_full_count() {
     let rules = Rules::new(Ruleset::V1(Variant::DEFAULT));
     let idx = StateIndex::new(Budget::STANDARD);
-    let mut rng = SplitMix::new(7);
+    let mut rng = Rng::new(7);
     let mut moves = topitop_rules::MoveList::new();
     let mut checked = 0;
     for p in playout_positions(rules, 5_000, 40, &mut rng) {

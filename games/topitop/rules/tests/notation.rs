@@ -1,6 +1,6 @@
 //! Move codes, move strings, position strings and AutoGUI strings.
 
-use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::sample::{playout_positions, Rng};
 use topitop_rules::{
     autogui_move, autogui_position, parse_position, Budget, Move, MoveKind, ParseMoveError, Piece, Position,
     Rules,
@@ -60,7 +60,7 @@ fn bad_move_strings_are_errors() {
 #[test]
 fn every_generated_move_round_trips_through_string_and_code() {
     let rules = Rules::default();
-    for pos in playout_positions(rules, 5_000, 50, &mut SplitMix::new(11)) {
+    for pos in playout_positions(rules, 5_000, 50, &mut Rng::new(11)) {
         for &m in rules.gamesman_moves(pos).iter() {
             assert_eq!(m.to_string().parse::<Move>().unwrap(), m);
             assert_eq!(Move::from_code(m.code() as i64), Some(m));
@@ -74,7 +74,7 @@ fn every_generated_move_round_trips_through_string_and_code() {
 #[test]
 fn position_strings_round_trip() {
     let rules = Rules::default();
-    for pos in playout_positions(rules, 20_000, 40, &mut SplitMix::new(5)) {
+    for pos in playout_positions(rules, 20_000, 40, &mut Rng::new(5)) {
         let s = pos.to_string();
         assert!(s.len() == 11 || s.len() == 13);
         assert_eq!(parse_position(&s, Budget::STANDARD).unwrap(), pos, "{s}");

@@ -1,6 +1,6 @@
 //! Every malformed or impossible position string gets its specific error.
 
-use topitop_rules::sample::SplitMix;
+use topitop_rules::sample::Rng;
 use topitop_rules::{parse_position, Budget, ParsePositionError as E, Player, PositionError as P};
 
 fn err(s: &str) -> E {
@@ -135,7 +135,7 @@ fn messages_name_the_input_and_the_problem() {
 fn arbitrary_strings_never_panic_and_accepted_ones_round_trip() {
     let cells: Vec<char> = "-------BRSLXOCPQ".chars().collect();
     let noise: Vec<char> = "12_-BRSLXOCPQ0345789 z\u{e9}".chars().collect();
-    let mut rng = SplitMix::new(99);
+    let mut rng = Rng::new(99);
     let mut accepted = 0;
     for _ in 0..200_000 {
         // Mostly well-shaped strings, some mutated, some pure noise, so

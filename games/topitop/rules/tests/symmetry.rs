@@ -2,12 +2,12 @@
 
 use std::collections::BTreeSet;
 
-use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::sample::{playout_positions, Rng};
 use topitop_rules::symmetry::{canonical, orbit_size, transform, Symmetry, INVERSE, MAPS};
 use topitop_rules::{parse_position, play_unchecked, Budget, Position, Rules, Ruleset, Variant};
 
 fn sample(n: usize, seed: u64) -> Vec<Position> {
-    playout_positions(Rules::default(), n, 30, &mut SplitMix::new(seed))
+    playout_positions(Rules::default(), n, 30, &mut Rng::new(seed))
 }
 
 fn children(rules: Rules, p: Position) -> BTreeSet<Position> {

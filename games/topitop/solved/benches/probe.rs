@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use topitop_rules::sample::{playout_positions, SplitMix};
+use topitop_rules::sample::{playout_positions, Rng};
 use topitop_rules::StateIndex;
 use topitop_solved::Database;
 
@@ -39,7 +39,7 @@ fn main() {
         started.elapsed()
     );
     let rules = db.rules();
-    let mut rng = SplitMix::new(7);
+    let mut rng = Rng::new(7);
     // Positions met in play (random playouts), and uniformly random indexed states.
     let mut positions = playout_positions(rules, 500_000, 40, &mut rng);
     let index = StateIndex::new(rules.budget());

@@ -298,7 +298,6 @@ const SURVEY_PIECE: u64 = 1 << 16;
 struct Survey {
     /// Their ranks within the tier.
     ranks: Vec<u32>,
-    /// The boards.
     boards: Vec<Board>,
     /// Their group sizes.
     sizes: Vec<u8>,

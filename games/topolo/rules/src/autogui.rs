@@ -42,13 +42,15 @@ fn size_rank(size: Size) -> usize {
 impl Topolo {
     /// The entity string of `pos`: a character a cell, in cell order.
     pub fn autogui_entities(&self, pos: &Position) -> String {
-        (0..self.shape().cells()).map(|b| entity(pos.at(b))).collect()
+        (0..u32::from(self.shape().cells()))
+            .map(|b| entity(pos.at(b)))
+            .collect()
     }
 
     /// The button of `mv` played by the player to move in `pos`:
     /// `A_<image>_<centre>_p` (`p` plays the placing sound).
     pub fn autogui_button(&self, pos: &Position, mv: Move) -> String {
-        let centre = self.shape().cells() as usize + 3 * mv.bit as usize + size_rank(mv.size);
+        let centre = usize::from(self.shape().cells()) + 3 * mv.bit as usize + size_rank(mv.size);
         format!("A_{}_{centre}_p", button(self.to_move(pos), mv.size))
     }
 
@@ -60,8 +62,8 @@ impl Topolo {
             let (r, c) = (b / cols, b % cols);
             (f64::from(c) + 0.5, f64::from(rows - 1 - r) + 0.5)
         };
-        let mut centers: Vec<[f64; 2]> = (0..s.cells()).map(|b| cell(b).into()).collect();
-        for b in 0..s.cells() {
+        let mut centers: Vec<[f64; 2]> = (0..u32::from(s.cells())).map(|b| cell(b).into()).collect();
+        for b in 0..u32::from(s.cells()) {
             let (x, y) = cell(b);
             for dx in [-0.3, 0.0, 0.3] {
                 centers.push([x + dx, y + 0.3]);

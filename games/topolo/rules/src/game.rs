@@ -10,6 +10,7 @@ use crate::layout::Layout;
 use crate::piece::{Color, Size};
 use crate::position::Position;
 use crate::rules::{Move, Outcome, Topolo};
+use crate::shape::RowClasses;
 
 pub use crate::layout::{Tier, MAX_INDEXED_CELLS};
 
@@ -249,7 +250,7 @@ impl Tiered for Topolo {
     /// Every game lasts until the board is full: the empty cells.
     fn fixed_remoteness(&self, tier: Tier) -> Option<u16> {
         let placed = Layout::of(*self)?.placed(tier);
-        u16::try_from(self.shape().cells() - placed).ok()
+        u16::try_from(u32::from(self.shape().cells()) - placed).ok()
     }
 }
 

@@ -23,7 +23,7 @@ pub fn groups_of(shape: Shape, cells: u64) -> Vec<u64> {
     while left != 0 {
         let mut group = left & left.wrapping_neg();
         loop {
-            let grown = (group | shape.neighbours(group)) & cells;
+            let grown = (group | shape.orthogonal_neighbours(group)) & cells;
             if grown == group {
                 break;
             }

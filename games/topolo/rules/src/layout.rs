@@ -40,7 +40,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use crate::piece::{Color, Size};
 use crate::position::Position;
 use crate::rules::{Topolo, Variant};
-use crate::shape::{Class, Shape};
+use crate::shape::{Class, RowClasses, Shape};
+use topitop_game_api::rank::{multinomial, rank, unrank};
 
 /// Pieces of each kind: Red's small, mid and large, then Black's.
 pub type Counts = [u8; 6];
@@ -77,9 +78,10 @@ pub enum Tier {
 pub enum Reflection {
     /// Nothing moves.
     Identity,
-    /// Left–right.
+    /// Columns swap left–right; rows stay.
     LeftRight,
-    /// Top–bottom.
+    /// Rows swap top–bottom, which swaps the row classes on a board of
+    /// even rows; columns stay.
     TopBottom,
     /// Both (a half turn).
     Both,
@@ -136,7 +138,7 @@ impl Layout {
     /// board of more than [`MAX_INDEXED_CELLS`] cells.
     pub fn of(game: Topolo) -> Option<Arc<Layout>> {
         static ALL: OnceLock<Mutex<HashMap<Topolo, Arc<Layout>>>> = OnceLock::new();
-        if game.shape().cells() > MAX_INDEXED_CELLS {
+        if u32::from(game.shape().cells()) > MAX_INDEXED_CELLS {
             return None;
         }
         let mut all = ALL
@@ -160,7 +162,7 @@ impl Layout {
         let shape = game.shape();
         let class_cells = |c: Class| {
             let m = shape.class(c);
-            (0..shape.cells())
+            (0..u32::from(shape.cells()))
                 .filter(|b| m >> b & 1 == 1)
                 .collect::<Vec<u32>>()
         };
@@ -189,7 +191,7 @@ impl Layout {
         }
     }
 
-    /// The game.
+    /// The board and variant this indexes.
     pub fn game(&self) -> Topolo {
         self.game
     }
@@ -510,13 +512,13 @@ impl Layout {
             Tier::Start => 0,
             Tier::Open { first, pieces } => {
                 let n = self.cells(first).len();
-                rank(&self.digits(&c, first), &self.multiset(n, &pieces))
+                rank(self.digits(&c, first), &self.multiset(n, &pieces))
             }
             Tier::Closed { first, full, second } => {
                 let nb = self.cells(first.other()).len();
                 let m = self.multiset(nb, &second);
                 match self.full_codes(first, full).binary_search(&self.code(&c, first)) {
-                    Ok(a) => a as u64 * multinomial(&m) + rank(&self.digits(&c, first.other()), &m),
+                    Ok(a) => a as u64 * multinomial(&m) + rank(self.digits(&c, first.other()), &m),
                     Err(_) => u64::MAX,
                 }
             }
@@ -533,7 +535,7 @@ impl Layout {
             Tier::Start => Position::EMPTY,
             Tier::Open { first, pieces } => {
                 let n = self.cells(first).len();
-                let digits = unrank(index, &self.multiset(n, &pieces));
+                let digits = arrangement(index, &self.multiset(n, &pieces));
                 self.place(Position::EMPTY, first, &digits)
             }
             Tier::Closed { first, full, second } => {
@@ -542,7 +544,7 @@ impl Layout {
                 let per = multinomial(&m);
                 let codes = self.full_codes(first, full);
                 let a = self.decode(codes[(index / per) as usize], na);
-                let b = unrank(index % per, &m);
+                let b = arrangement(index % per, &m);
                 self.place(self.place(Position::EMPTY, first, &a), first.other(), &b)
             }
         };
@@ -668,61 +670,12 @@ impl Layout {
     }
 }
 
-/// The number of arrangements of a multiset given by how many of each
-/// digit it holds (n! / ∏ mᵢ!); `u64::MAX` if it does not fit.
-pub fn multinomial(m: &[u8]) -> u64 {
-    let mut n = 0u128;
-    let mut total: u128 = 1;
-    for &k in m {
-        for i in 1..=u128::from(k) {
-            n += 1;
-            total = total * n / i;
-        }
-    }
-    u64::try_from(total).unwrap_or(u64::MAX)
-}
-
-/// The rank of `digits` among the arrangements of its multiset `m`, in
-/// increasing order (the first digit most significant).
-pub fn rank(digits: &[u8], m: &[u8]) -> u64 {
-    let mut m = m.to_vec();
-    let mut left = digits.len() as u128;
-    let mut total = u128::from(multinomial(&m));
-    let mut r: u128 = 0;
-    for &d in digits {
-        let d = usize::from(d);
-        for &c in &m[..d] {
-            r += total * u128::from(c) / left;
-        }
-        total = total * u128::from(m[d]) / left;
-        m[d] = m[d].saturating_sub(1);
-        left -= 1;
-    }
-    r as u64
-}
-
-/// The arrangement of the multiset `m` at `index` (see [`rank`]).
-pub fn unrank(index: u64, m: &[u8]) -> Vec<u8> {
-    let mut m = m.to_vec();
-    let n: usize = m.iter().map(|&c| usize::from(c)).sum();
-    let mut left = n as u128;
-    let mut total = u128::from(multinomial(&m));
-    let mut index = u128::from(index);
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        for (d, c) in m.iter_mut().enumerate() {
-            let with_d = total * u128::from(*c) / left;
-            if index < with_d {
-                out.push(d as u8);
-                total = with_d;
-                *c -= 1;
-                break;
-            }
-            index -= with_d;
-        }
-        left -= 1;
-    }
-    out
+/// The arrangement of the multiset `m` at `index` in the shared
+/// numbering ([`topitop_game_api::rank`]), as digits.
+pub fn arrangement(index: u64, m: &[u8]) -> Vec<u8> {
+    let mut digits = vec![0; m.iter().map(|&c| usize::from(c)).sum()];
+    unrank(index, m, &mut digits);
+    digits
 }
 
 /// Every arrangement of the multiset `m` (how many of each of `base`
@@ -767,8 +720,8 @@ mod tests {
         assert!(codes.windows(2).all(|w| w[0] < w[1]));
         for (i, &c) in codes.iter().enumerate() {
             let digits: Vec<u8> = (0..4).rev().map(|k| (c / 4u64.pow(k) % 4) as u8).collect();
-            assert_eq!(rank(&digits, &m), i as u64);
-            assert_eq!(unrank(i as u64, &m), digits);
+            assert_eq!(rank(digits.iter().copied(), &m), i as u64);
+            assert_eq!(arrangement(i as u64, &m), digits);
         }
     }
 }

@@ -31,4 +31,4 @@ pub use groups::{compare, group_list, Group};
 pub use piece::{Color, Size};
 pub use position::Position;
 pub use rules::{Move, Outcome, Topolo, Variant};
-pub use shape::{Class, Shape};
+pub use shape::{Class, RowClasses, Shape};

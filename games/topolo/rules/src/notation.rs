@@ -14,7 +14,7 @@ impl Topolo {
     /// The string of `pos`.
     pub fn format(&self, pos: &Position) -> String {
         let s = self.shape();
-        let mut out = String::with_capacity(s.cells() as usize + usize::from(s.rows()));
+        let mut out = String::with_capacity(usize::from(s.cells()) + usize::from(s.rows()));
         for r in 0..u32::from(s.rows()) {
             if r > 0 {
                 out.push('/');
@@ -106,7 +106,7 @@ impl Topolo {
             .as_str()
             .parse()
             .map_err(|_| bad("a move is a size letter (S, M, L) and a cell number, e.g. S7".into()))?;
-        let cells = self.shape().cells();
+        let cells = u32::from(self.shape().cells());
         if !(1..=cells).contains(&cell) {
             return Err(bad(format!(
                 "cell {cell}: the {} board has cells 1 to {cells}",

@@ -6,7 +6,7 @@ use crate::error::{ParseError, RulesError};
 use crate::groups::{compare, group_list, largest};
 use crate::piece::{Color, Size};
 use crate::position::Position;
-use crate::shape::{Class, Shape};
+use crate::shape::{Class, RowClasses, Shape};
 
 /// Which comparison ends the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,14 +86,14 @@ impl Topolo {
         self.shape
     }
 
-    /// The variant.
+    /// Whether every piece is small ([`Variant::SizeOnly`]) or not.
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
     /// The pieces `color` places: Red ⌈N/2⌉, Black ⌊N/2⌋.
     pub fn pieces(&self, color: Color) -> u32 {
-        let n = self.shape.cells();
+        let n = u32::from(self.shape.cells());
         match color {
             Color::Red => n.div_ceil(2),
             Color::Black => n / 2,
@@ -205,7 +205,7 @@ impl Topolo {
             text: mv.to_string(),
             why,
         };
-        if mv.bit >= self.shape.cells() {
+        if mv.bit >= u32::from(self.shape.cells()) {
             return Err(illegal(format!("the board has {} cells", self.shape.cells())));
         }
         let b = 1u64 << mv.bit;

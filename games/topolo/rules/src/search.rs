@@ -10,32 +10,8 @@ use std::time::{Duration, Instant};
 use crate::piece::{Color, Size};
 use crate::position::Position;
 use crate::rules::{Move, Topolo};
-use crate::shape::Class;
-
-/// A small, fast, seedable random number generator (xorshift64*), so that
-/// every game of the benchmark can be replayed from its seed.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from `seed` (any value).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-}
+use crate::shape::{Class, RowClasses};
+use topitop_game_api::rng::Rng;
 
 /// A move's estimate: the expected result for the player making it, 1 a
 /// win, ½ a tie, 0 a loss.
@@ -117,15 +93,15 @@ fn playout(game: &Topolo, pos: &Position, rng: &mut Rng) -> Position {
     });
     let mut left: [[u32; 3]; 2] = [Color::Red, Color::Black].map(|c| Size::ALL.map(|s| game.left(&p, c, s)));
     for class in [first, first.other()] {
-        let mut cells: Vec<u32> = (0..shape.cells())
+        let mut cells: Vec<u32> = (0..u32::from(shape.cells()))
             .filter(|&b| shape.class(class) >> b & 1 == 1 && p.occupied() >> b & 1 == 0)
             .collect();
         while !cells.is_empty() {
-            let bit = cells.swap_remove(rng.below(cells.len()));
+            let bit = cells.swap_remove(rng.index(cells.len()));
             let mover = game.to_move(&p);
             let l = &mut left[usize::from(mover == Color::Black)];
             let total: u32 = l.iter().sum();
-            let mut k = rng.below(total.max(1) as usize) as u32;
+            let mut k = rng.below(u64::from(total.max(1))) as u32;
             let mut size = Size::Small;
             for (j, &n) in l.iter().enumerate() {
                 if k < n {
@@ -287,7 +263,7 @@ fn uct(game: &Topolo, root: &Position, tree: &mut Tree, until: Until<'_>, playou
         // Expansion, while the tree has room; then the play-out starts
         // from the leaf reached.
         if !tree.full && !tree.nodes[n].untried.is_empty() {
-            let k = rng.below(tree.nodes[n].untried.len());
+            let k = rng.index(tree.nodes[n].untried.len());
             let next = game.play(&pos, tree.nodes[n].untried[k]);
             if let Some(child) = tree.expand(n, k, game.moves(&next)) {
                 pos = next;
@@ -474,14 +450,14 @@ fn exact_moves(
 
 /// The memory a search takes at most by default, over all its threads:
 /// its trees (MCTS) or its table of positions solved (the search to the
-/// end). Growing about 65 MB a second on the 8×8 board, a search reaches
-/// it after some seconds and goes on within it.
+/// end). Growing fast on the 8×8 board (docs/topolo.md), a search
+/// reaches it after some seconds and goes on within it.
 pub const MEMORY: usize = 512 << 20;
 
 /// What a search may spend, and what ends it early.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget<'a> {
-    /// Its time.
+    /// Wall time it may take, on all its threads together.
     pub time: Duration,
     /// Random games (MCTS) at most, over all threads.
     pub playouts: u64,
@@ -661,7 +637,7 @@ fn deepening(game: &Topolo, pos: &Position, until: Until<'_>) -> Ranking {
             break;
         }
         scored = next;
-        if depth as usize >= game.shape().cells() as usize - pos.placed() as usize {
+        if depth as usize >= usize::from(game.shape().cells()) - pos.placed() as usize {
             break;
         }
         depth += 1;
@@ -684,7 +660,7 @@ fn deepening(game: &Topolo, pos: &Position, until: Until<'_>) -> Ranking {
 /// A uniformly random legal move, if any.
 pub fn random_move(game: &Topolo, pos: &Position, rng: &mut Rng) -> Option<Move> {
     let moves = game.moves(pos);
-    (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
+    (!moves.is_empty()).then(|| moves[rng.index(moves.len())])
 }
 
 /// The one-ply greedy player's move: the one that most increases its own
@@ -706,7 +682,7 @@ pub fn greedy_move(game: &Topolo, pos: &Position, rng: &mut Rng) -> Option<Move>
             best.push(m);
         }
     }
-    (!best.is_empty()).then(|| best[rng.below(best.len())])
+    (!best.is_empty()).then(|| best[rng.index(best.len())])
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ fn the_tier_solver_agrees_with_plain_recursion_on_every_small_board() {
                         g.format(&pos)
                     );
                     // Remoteness is the number of empty cells, for free.
-                    assert_eq!(u32::from(rem), g.shape().cells() - pos.placed());
+                    assert_eq!(u32::from(rem), u32::from(g.shape().cells()) - pos.placed());
                 }
                 // Every index that names a position of play was solved.
                 let stored: usize = solved

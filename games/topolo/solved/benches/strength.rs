@@ -13,8 +13,9 @@
 use std::time::{Duration, Instant};
 
 use topitop_db::SolvedDb;
+use topitop_game_api::rng::Rng;
 use topitop_game_api::{Game, Registered, Value};
-use topitop_topolo::search::{greedy_move, random_move, rank, Method, Rng};
+use topitop_topolo::search::{greedy_move, random_move, rank, Method};
 use topitop_topolo::{Color, Topolo};
 
 struct Options {
@@ -119,11 +120,11 @@ fn optimal(o: &Options) {
     let (mut hits, mut tried) = (0, 0);
     let start = Instant::now();
     while tried < o.games {
-        let depth = rng.below(cells - 1);
+        let depth = rng.index(cells - 1);
         let mut pos = game.start();
         for _ in 0..depth {
             let moves = Game::moves(&game, &pos);
-            pos = Game::play(&game, &pos, moves[rng.below(moves.len())]);
+            pos = Game::play(&game, &pos, moves[rng.index(moves.len())]);
         }
         let moves = Game::moves(&game, &pos);
         if moves.len() < 2 {

@@ -211,7 +211,7 @@ fn solve(game: Topolo, args: cmd::solve::Args) -> anyhow::Result<()> {
         c[0], c[1], c[2], c[3]
     )?;
     writeln!(out, "reachable positions: {positions}")?;
-    let cells = game.shape().cells();
+    let cells = u32::from(game.shape().cells());
     writeln!(
         out,
         "start position {}: {} {cells}",

@@ -8,7 +8,7 @@ use topitop_topolo::{Class, Position};
 pub fn cell_maps(layout: &Layout) -> [Vec<u32>; 4] {
     let shape = layout.game().shape();
     Reflection::ALL.map(|r| {
-        (0..shape.cells())
+        (0..u32::from(shape.cells()))
             .map(|c| {
                 let p = Position {
                     red: 1 << c,

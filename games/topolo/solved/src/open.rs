@@ -21,7 +21,7 @@ pub type Reader<'a> = dyn Fn(Tier, u64) -> u8 + Sync + 'a;
 /// One open tier's values by index, and its canonical positions by value
 /// with the positions they stand for.
 pub struct Level {
-    /// The tier.
+    /// The open tier these values are of.
     pub tier: Tier,
     /// Its values, by index.
     pub values: Vec<u8>,

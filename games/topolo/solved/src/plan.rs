@@ -71,7 +71,7 @@ impl Plan {
         }
     }
 
-    /// The layout.
+    /// The index of the board being solved ([`Layout`]).
     pub fn layout(&self) -> &Layout {
         &self.layout
     }

@@ -158,7 +158,7 @@ fn header(plan: &Plan, counting: &Counting) -> PackedHeader {
         variant: String::new(),
         program: String::new(),
         symmetric: true,
-        max_remoteness: plan.layout().game().shape().cells() as u16,
+        max_remoteness: u16::from(plan.layout().game().shape().cells()),
         tiers,
         blocks: Vec::new(),
     }

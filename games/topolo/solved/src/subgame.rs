@@ -6,14 +6,15 @@
 
 use std::collections::HashMap;
 
-use topitop_topolo::layout::{arrangements, multinomial, Counts, Layout, Tier};
+use topitop_game_api::rank::multinomial;
+use topitop_topolo::layout::{arrangements, Counts, Layout, Tier};
 use topitop_topolo::{Class, Color, Position, Size};
 
 /// One tier of a template: the second class's pieces by kind, and where
 /// its states are.
 #[derive(Clone, Debug)]
 pub struct TemplateTier {
-    /// The tier.
+    /// The closed tier this part of the template stands for.
     pub tier: Tier,
     /// The second class's pieces by kind.
     pub second: Counts,
@@ -128,7 +129,7 @@ impl Template {
             }
         }
         child_start.push(children.len() as u32);
-        let n = game.shape().cells();
+        let n = u32::from(game.shape().cells());
         Template {
             first,
             full,

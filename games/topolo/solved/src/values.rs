@@ -4,9 +4,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A win for the player to move, as a database of values stores it.
 pub const WIN: u8 = 0;
-/// A loss.
+/// A loss for the player to move.
 pub const LOSE: u8 = 1;
-/// A tie.
+/// A tie: neither player can force a win.
 pub const TIE: u8 = 2;
 
 /// `n` values of two bits, all [`WIN`] (0) until written; each value is

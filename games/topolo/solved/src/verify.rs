@@ -158,7 +158,8 @@ pub fn verify(
                         let Tier::Open { pieces, .. } = level.tier else {
                             continue;
                         };
-                        let digits = topitop_topolo::layout::unrank(i as u64, &layout.multiset(na, &pieces));
+                        let digits =
+                            topitop_topolo::layout::arrangement(i as u64, &layout.multiset(na, &pieces));
                         let pos = layout.place(Position::EMPTY, first, &digits);
                         note(format!(
                             "{}  stored {}  expected {}",

@@ -1,28 +1,11 @@
-//! Helpers shared by the integration tests: a seeded generator and a naive
+//! Helpers shared by the integration tests: the seeded generator and a naive
 //! move generator written from the rules text, apart from the engine's.
 
 #![allow(dead_code)]
 
 use topitop_topple::{Color, Direction, Move, Phase, Position, Topple};
 
-/// A small seeded generator (SplitMix64), so that failures replay.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn bits(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.bits() % n
-    }
-}
+pub use topitop_game_api::rng::Rng;
 
 /// Every legal move of `pos` as the rules text reads, by coordinates,
 /// sorted; the game-over test is the caller's.

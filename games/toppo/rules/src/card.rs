@@ -93,12 +93,12 @@ impl Card {
         usize::from(self.0)
     }
 
-    /// Its colour.
+    /// Its colour: the kind's number divided by five.
     pub fn colour(self) -> Colour {
         Colour::ALL[usize::from(self.0 / 5)]
     }
 
-    /// Its symbol.
+    /// Its symbol: the kind's number modulo five.
     pub fn symbol(self) -> Symbol {
         Symbol::ALL[usize::from(self.0 % 5)]
     }

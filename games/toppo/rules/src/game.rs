@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::card::{Card, DeckSpec};
 use crate::check::{matches, tops_in};
-use crate::rng::Rng;
+use topitop_game_api::rng::Rng;
 
 /// The rules of a game, as the table agrees them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,7 +76,8 @@ pub enum Action {
     /// Shouts "top", putting their line on the display in this order: for
     /// each display place, the line card put on it.
     Top {
-        /// The order.
+        /// For each display place, the index in the line of the card put on
+        /// it.
         order: Vec<usize>,
     },
     /// Puts line card `line` on display place `place`, claiming they are
@@ -101,7 +102,7 @@ pub enum Action {
 pub struct Timed {
     /// Milliseconds from the start of the game.
     pub at: u64,
-    /// The player.
+    /// The acting player's seat, from 0.
     pub player: usize,
     /// What they do.
     pub action: Action,
@@ -113,19 +114,19 @@ pub struct Timed {
 pub enum Event {
     /// A player topped the display and starts again.
     Top {
-        /// The player.
+        /// The player's seat, from 0.
         player: usize,
     },
     /// A player matched a card.
     Match {
-        /// The player.
+        /// The player's seat, from 0.
         player: usize,
-        /// The card.
+        /// The card matched, by name (e.g. `red-circle`).
         card: String,
     },
     /// A penalty, with its reason and the cards it cost.
     Penalty {
-        /// The player.
+        /// The player's seat, from 0.
         player: usize,
         /// Why, in words.
         reason: String,
@@ -136,17 +137,17 @@ pub enum Event {
     Replaced,
     /// The stack ran out and the covered display cards became a new one.
     Recycled {
-        /// Its cards.
+        /// How many cards the new stack holds.
         cards: usize,
     },
     /// A player called "toppo" rightly: the game is over.
     Toppo {
-        /// The player.
+        /// The player's seat, from 0.
         player: usize,
     },
     /// An action the rules do not allow now, ignored.
     Ignored {
-        /// The player.
+        /// The player's seat, from 0.
         player: usize,
         /// Why.
         reason: String,
@@ -286,7 +287,7 @@ impl Game {
             + self.stack.len()
     }
 
-    /// The rules.
+    /// The rules the game was dealt under (players, line, deck).
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

@@ -10,7 +10,6 @@ pub mod card;
 pub mod check;
 pub mod game;
 pub mod odds;
-pub mod rng;
 pub mod sim;
 
 pub use card::{parse_cards, Card, Colour, DeckSpec, Symbol};

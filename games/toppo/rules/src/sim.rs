@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::check::{matches, top_order, tops_in};
 use crate::game::{Action, Event, Game, Rules, Timed};
-use crate::rng::Rng;
+use topitop_game_api::rng::Rng;
 
 /// When a bot matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -216,7 +216,7 @@ impl Table {
         Ok(t)
     }
 
-    /// The game.
+    /// The game being simulated, as far as it has been played.
     pub fn game(&self) -> &Game {
         &self.game
     }

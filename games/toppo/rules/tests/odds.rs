@@ -1,9 +1,9 @@
 //! The exact odds against a Monte Carlo estimate drawn with the engine's
 //! own deck, shuffle and checks.
 
+use topitop_game_api::rng::Rng;
 use topitop_toppo::check::{matches, tops, tops_as_dealt};
 use topitop_toppo::odds::{given, unconditional};
-use topitop_toppo::rng::Rng;
 use topitop_toppo::{parse_cards, Card, DeckSpec};
 
 /// Draws `trials` displays (or uses `display`) and lines from a shuffled

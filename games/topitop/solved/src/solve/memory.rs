@@ -27,8 +27,8 @@ pub fn estimate_memory(budget: Budget, symmetric: bool, threads: usize, rulesets
 /// Estimated bytes of disk a solve of `rulesets` rulesets of `budget`
 /// needs in its output folder at its peak: the checkpoints (two bytes a
 /// record, kept until the databases are written) and the databases (a
-/// tenth of that at most: the standard game's 7.3 MB hold 11 M records'
-/// worth of checkpoint bytes many times over).
+/// tenth of that at most: docs/benchmarks.md has the standard game's,
+/// far smaller).
 pub fn estimate_disk(budget: Budget, symmetric: bool, rulesets: usize) -> u64 {
     let share = if symmetric { 8 } else { 1 };
     let records = StateIndex::new(budget).len() / share;
@@ -48,8 +48,8 @@ mod tests {
         let nine = estimate_memory(Budget::STANDARD, true, 2, 9);
         assert!(small < standard && standard < plain && standard < huge);
         assert!(standard + 8 * 80_000_000 < nine, "{standard} {nine}");
-        // The standard solve peaks at about 0.23 GB: the estimate covers it
-        // without refusing machines that can hold it.
+        // The standard solve's peak (docs/benchmarks.md) lies in this range:
+        // the estimate covers it without refusing machines that can hold it.
         assert!((250 << 20..600 << 20).contains(&standard), "{standard}");
     }
 }

@@ -9,9 +9,9 @@ use topitop_table::{Record, Solution};
 /// One position whose record breaks its conditions.
 #[derive(Clone, Debug)]
 pub struct Violation {
-    /// The position.
+    /// The position whose record is wrong.
     pub position: Position,
-    /// Its record.
+    /// The record the solution holds for it.
     pub record: Record,
     /// What is wrong.
     pub reason: String,

@@ -16,7 +16,7 @@ use crate::store::cache::{BlockCache, CacheStats};
 use crate::store::header::{checksum, BlockEntry, Header, ENTRY_LEN, FIXED_LEN, VERSION_GROUP_ORDER};
 
 /// Default bytes of decompressed blocks kept: enough for the whole standard
-/// game (about 90 MB decompressed).
+/// game, so that a server never decompresses a block twice.
 pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
 /// An open database over the bytes `D` of its file: a `Vec<u8>` read into
@@ -212,7 +212,7 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
         &self.path
     }
 
-    /// The header.
+    /// The header as read and checked when the file was opened.
     pub fn header(&self) -> &Header {
         &self.header
     }

@@ -1,12 +1,11 @@
 //! Writing a database from a solution: streaming, block by block, to a
 //! temporary file that is synced and then renamed over the target.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use rayon::prelude::*;
-use topitop_db::temp_path;
 use topitop_db::DbError;
 use topitop_table::{GroupIndex, Solution};
 
@@ -157,16 +156,11 @@ pub fn write(
         solver: options.solver.clone(),
         codebook,
     };
-    let tmp = temp_path(path);
-    // A signal ending the process removes it (see topitop_files::temps).
-    let registered = topitop_files::temps::Temp::file(&tmp);
     let io = |source| DbError::Io {
-        path: tmp.clone(),
+        path: path.to_path_buf(),
         source,
     };
-    let result = (|| {
-        let file = File::create(&tmp).map_err(io)?;
-        let mut out = BufWriter::with_capacity(1 << 20, file);
+    let fill = |out: &mut BufWriter<File>| {
         let header_len = header.encoded_len() as u64;
         out.write_all(&vec![0u8; header_len as usize]).map_err(io)?;
         let mut offset = header_len;
@@ -209,32 +203,11 @@ pub fn write(
         let sum = checksum(&table_bytes);
         table_bytes.extend_from_slice(&sum.to_le_bytes());
         out.write_all(&table_bytes).map_err(io)?;
-        let mut file = out.into_inner().map_err(|e| io(e.into_error()))?;
         // The header goes in last: a file cut short anywhere has no valid one.
-        file.seek(SeekFrom::Start(0)).map_err(io)?;
-        file.write_all(&header.encode()).map_err(io)?;
-        file.sync_all().map_err(io)?;
+        out.seek(SeekFrom::Start(0)).map_err(io)?;
+        out.write_all(&header.encode()).map_err(io)?;
         Ok(offset + header.table_len())
-    })();
-    let bytes = match result {
-        Ok(b) => b,
-        Err(e) => {
-            let _ = fs::remove_file(&tmp);
-            return Err(e);
-        }
     };
-    if let Err(source) = registered.commit(|tmp| fs::rename(tmp, path)) {
-        let _ = fs::remove_file(&tmp);
-        return Err(DbError::Io {
-            path: path.to_path_buf(),
-            source,
-        });
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        // Makes the rename itself durable; not every platform can sync a directory.
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
+    let bytes = topitop_files::temps::write_whole(path, fill, io)?;
     Ok(WriteSummary { header, bytes })
 }

@@ -578,8 +578,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn memory_does_not_grow_with_the_games() {
-        // Every outcome was kept: some 340 bytes a game, so 100,000 games
-        // took 30 MB more than 10,000.
+        // Every outcome was once kept, so the peak grew with the number of
+        // games played.
         let small = peak_kb(10_000);
         let large = peak_kb(100_000);
         assert!(

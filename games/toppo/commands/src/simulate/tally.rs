@@ -38,7 +38,7 @@ pub struct Summary {
     pub games: u64,
     /// Of them, ended by a "toppo" call (the others hit the action limit).
     pub finished: u64,
-    /// Players.
+    /// Players in each game, all of them bots.
     pub players: usize,
     /// Cards in a line.
     pub line: usize,

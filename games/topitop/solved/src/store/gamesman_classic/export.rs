@@ -171,7 +171,7 @@ pub fn export(
     let folder = data_dir.join(folder_name(option));
     let temp = TempFolder::create(data_dir, &folder_name(option))?;
     let done = AtomicU64::new(0);
-    // Compressed files are small (under 2 MB); a few wait for the writer.
+    // Compressed files are small; a few wait for the writer.
     let (to_writer, files) = std::sync::mpsc::sync_channel::<(PathBuf, Vec<u8>)>(8);
     let (computed, written) = std::thread::scope(|scope| {
         // Owned here, so that a panic below drops it and the writer ends.
