@@ -27,20 +27,20 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use parquet::file::metadata::KeyValue;
-use topitop_game_api::{Tiered, Value};
+use topitop_db::Reader;
+use topitop_game_api::{Game, Value};
 
-use super::open;
 use crate::common::DbArgs;
 use crate::output::Output;
 use crate::parquet::{check_target, write_summary};
 use walk::Walk;
 
-/// Runs `export` on `game`.
+/// Runs `export` on `db`, a database of `game`.
 ///
 /// # Errors
-/// Options the game refuses, a missing or damaged database, or an output
-/// that cannot be written.
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+/// Options the game refuses, a damaged database, or an output that cannot
+/// be written.
+pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<()> {
     args.check_extras()?;
     if args.format == Format::Parquet {
         check_target(args.out.as_deref())?;
@@ -51,19 +51,14 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         "--format gamesman-classic is not a format of export --game {}",
         game.name()
     );
-    let path = args
-        .db
-        .db
-        .clone()
-        .unwrap_or_else(|| super::db_path(&game, &args.db.dir));
-    let mut output = Output::open(args.out.as_deref(), &[&path])?;
-    let db = open(&game, &args.db)?;
-    let walk = Walk::new(&game, &db, values, args.reachable, args.all_symmetries)?;
+    let facts = db.facts();
+    let mut output = Output::open(args.out.as_deref(), &[&facts.path])?;
+    let walk = Walk::new(game, db, values, args.reachable, args.all_symmetries);
     let meta = |table: &str| {
         [
             ("topitop.game", game.name().to_string()),
             ("topitop.variant", game.variant()),
-            ("topitop.program", db.names().2.to_string()),
+            ("topitop.program", facts.program.clone()),
             ("topitop.table", table.to_string()),
             (
                 "topitop.value_view",
@@ -83,7 +78,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             text::write_summary(out, args.format, rows)?;
         }
     } else if args.format == Format::Parquet {
-        let tiers = db.tiers().into_iter().map(|t| t.name).collect();
+        let tiers = facts.tiers.iter().map(|t| t.name.clone()).collect();
         let (canonical, reachable) = (args.all_symmetries, args.mark_reachable);
         let mut table = columns::Table::new(out, tiers, canonical, reachable, meta("positions"))?;
         walk.run(|rows| Ok(columns::cells(&walk, rows)), |cells| table.push(cells))?;

@@ -18,7 +18,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
-use topitop_game_api::{Tiered, Value};
+use topitop_game_api::{Game, Value};
 
 use super::walk::{Row, Walk};
 use crate::parquet::ROW_GROUP_ROWS;
@@ -53,7 +53,7 @@ pub struct Cells {
 }
 
 /// The cells of `rows`.
-pub fn cells<G: Tiered>(walk: &Walk<'_, G>, rows: &[Row<G::Position>]) -> Vec<Cells> {
+pub fn cells<G: Game>(walk: &Walk<'_, G>, rows: &[Row<G::Position>]) -> Vec<Cells> {
     let game = walk.game();
     rows.iter()
         .map(|r| Cells {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use topitop_game_api::{Record, Tiered, Value};
+use topitop_game_api::{Game, Record, Value};
 
 use super::walk::{Row, Walk};
 use crate::cmd::value_name;
@@ -39,7 +39,7 @@ fn remoteness(r: Record) -> i64 {
 ///
 /// # Errors
 /// As [`Walk::run`].
-pub fn summarize<G: Tiered>(walk: &Walk<'_, G>) -> anyhow::Result<Vec<(String, &'static str, i64, u64)>> {
+pub fn summarize<G: Game>(walk: &Walk<'_, G>) -> anyhow::Result<Vec<(String, &'static str, i64, u64)>> {
     let mut counts: BTreeMap<(String, &'static str, i64), u64> = BTreeMap::new();
     walk.run(
         |rows| Ok(count(rows)),

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use topitop_game_api::{Record, Tiered, Value};
+use topitop_game_api::{Game, Record, Value};
 
 use super::walk::{Row, Walk};
 use super::{Args, Format};
@@ -49,11 +49,7 @@ fn remoteness_text(r: Record) -> String {
 ///
 /// # Errors
 /// None in practice (writing into memory).
-pub fn lines<G: Tiered>(
-    walk: &Walk<'_, G>,
-    rows: &[Row<G::Position>],
-    args: &Args,
-) -> anyhow::Result<Vec<u8>> {
+pub fn lines<G: Game>(walk: &Walk<'_, G>, rows: &[Row<G::Position>], args: &Args) -> anyhow::Result<Vec<u8>> {
     let game = walk.game();
     let sep = separator(args.format);
     let mut out = Vec::new();

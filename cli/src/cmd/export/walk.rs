@@ -1,14 +1,13 @@
 //! The pass every format of the generic export makes over a database: its
 //! tiers in file order, each a chunk of records at a time
-//! ([`SolvedDb::tier_chunks`]); a chunk is cut into slices of a few
+//! ([`Reader::chunks`]); a chunk is cut into slices of a few
 //! thousand indices, turned into rows a step of slices at a time on the
 //! worker pool and handed on in order. What it holds at once is a chunk of
 //! records and what the format makes of a step's rows, whatever the size
 //! of the database.
 
-use topitop_db::solved::CHUNK_RECORDS;
-use topitop_db::SolvedDb;
-use topitop_game_api::{Record, Tiered, Value};
+use topitop_db::{Facts, Reader};
+use topitop_game_api::{Game, Record, Value};
 
 use rayon::prelude::*;
 
@@ -30,11 +29,11 @@ pub struct Row<P> {
 }
 
 /// What rows a database gives, and the pass that makes them.
-pub struct Walk<'a, G: Tiered> {
+pub struct Walk<'a, G: Game> {
     game: &'a G,
-    db: &'a SolvedDb,
-    /// The file's tiers in order: name and the game's tier.
-    tiers: Vec<(String, G::Tier)>,
+    db: &'a dyn Reader<G>,
+    /// What the header says.
+    facts: Facts,
     /// `--value`: the values kept (none: all).
     values: Vec<Value>,
     /// `--reachable`.
@@ -53,40 +52,24 @@ fn step_slices() -> usize {
     rayon::current_num_threads().clamp(2, 8)
 }
 
-impl<'a, G: Tiered> Walk<'a, G> {
+impl<'a, G: Game> Walk<'a, G> {
     /// The pass over `db`, a database of `game`, keeping the rows the
     /// filters keep.
-    ///
-    /// # Errors
-    /// A tier of the file that the game does not have (checked before any
-    /// row is written).
     pub fn new(
         game: &'a G,
-        db: &'a SolvedDb,
+        db: &'a dyn Reader<G>,
         values: Vec<Value>,
         reachable_only: bool,
         all_symmetries: bool,
-    ) -> anyhow::Result<Walk<'a, G>> {
-        let by_name: std::collections::HashMap<String, G::Tier> =
-            game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
-        let tiers = db
-            .tiers()
-            .into_iter()
-            .map(|t| {
-                let tier = *by_name.get(&t.name).ok_or_else(|| {
-                    anyhow::anyhow!("tier {} is not one of {} {}", t.name, game.name(), game.variant())
-                })?;
-                Ok((t.name, tier))
-            })
-            .collect::<anyhow::Result<_>>()?;
-        Ok(Walk {
+    ) -> Walk<'a, G> {
+        Walk {
             game,
             db,
-            tiers,
+            facts: db.facts(),
             values,
             reachable_only,
             all_symmetries,
-        })
+        }
     }
 
     /// The game.
@@ -96,7 +79,7 @@ impl<'a, G: Tiered> Walk<'a, G> {
 
     /// The name of the tier at place `t` of the file.
     pub fn tier_name(&self, t: usize) -> &str {
-        &self.tiers[t].0
+        &self.facts.tiers[t].name
     }
 
     /// Makes the rows of the whole database in file order, a slice's rows
@@ -112,19 +95,13 @@ impl<'a, G: Tiered> Walk<'a, G> {
         make: impl Fn(&[Row<G::Position>]) -> anyhow::Result<T> + Sync,
         mut sink: impl FnMut(T) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        let total: u64 = self
-            .db
-            .tiers()
-            .iter()
-            .map(|t| t.size.div_ceil(CHUNK_RECORDS))
-            .sum();
-        let bar = CountBar::new("exporting", "chunks");
-        let mut done = 0;
-        for (t, &(_, tier)) in self.tiers.iter().enumerate() {
+        let total = self.facts.tiers.len() as u64;
+        let bar = CountBar::new("exporting", "tiers");
+        for t in 0..self.facts.tiers.len() {
             let mut start = 0;
-            for records in self.db.tier_chunks(self.game, tier, t)? {
-                let records = records?;
-                for step in records.chunks(SLICE * step_slices()) {
+            for chunk in self.db.chunks(self.game, t)? {
+                let chunk = chunk?;
+                for step in chunk.chunks(SLICE * step_slices()) {
                     let made = step
                         .par_chunks(SLICE)
                         .enumerate()
@@ -135,9 +112,8 @@ impl<'a, G: Tiered> Walk<'a, G> {
                     }
                     start += step.len() as u64;
                 }
-                done += 1;
-                bar.set(done, total);
             }
+            bar.set(t as u64 + 1, total);
         }
         bar.finish();
         Ok(())
@@ -145,19 +121,23 @@ impl<'a, G: Tiered> Walk<'a, G> {
 
     /// The rows the filters keep of `records`, those of tier number `t`
     /// from index `start` on.
-    fn rows(&self, t: usize, start: u64, records: &[Record]) -> anyhow::Result<Vec<Row<G::Position>>> {
-        let (game, tier) = (self.game, self.tiers[t].1);
+    fn rows(
+        &self,
+        t: usize,
+        start: u64,
+        records: &[(Option<G::Position>, Record)],
+    ) -> anyhow::Result<Vec<Row<G::Position>>> {
+        let game = self.game;
         // A database of values holds one at every index, those that name
         // no position included (they hold another image's).
-        let values_only = matches!(self.db, SolvedDb::Values(_));
-        let symmetric = self.db.symmetric();
+        let (values_only, symmetric) = (self.facts.values_only, self.facts.symmetric);
         let mut rows = Vec::new();
-        for (i, &record) in (start..).zip(records) {
+        for (i, &(pos, record)) in (start..).zip(records) {
             let Some(v) = record.value() else { continue };
             if !self.values.is_empty() && !self.values.contains(&v) {
                 continue;
             }
-            let pos = match game.position(tier, i) {
+            let pos = match pos {
                 Some(p) if !values_only || !symmetric || game.canonical(&p) == p => p,
                 _ if values_only => continue,
                 _ => anyhow::bail!(
