@@ -169,7 +169,7 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
     }
     fn export(&self, args: cmd::export::Args) -> anyhow::Result<()> {
         let game = game_of_db::<G>(&args.db)?;
-        cmd::export::run(&game, &cmd::open(&game, &args.db)?, args)
+        cmd::export::run(&game, &cmd::open(&game, &args.db)?, &cmd::export::Plain, args)
     }
     fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
         cmd::stats::run(game_of_db::<G>(&args.db)?, args)

@@ -80,7 +80,18 @@ pub trait Reader<G: Game>: Sync {
     /// # Errors
     /// The first damaged block, or counts the records refute.
     fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError>;
+
+    /// Whether games from the start come to a position, when the database
+    /// tells it faster than [`Game::reachable`] asked position by position
+    /// (e.g. by one forward pass over its index, made here); none: ask the
+    /// game.
+    fn reachable<'a>(&'a self, _game: &'a G) -> Option<Reachable<'a, G::Position>> {
+        None
+    }
 }
+
+/// A test of reachability ([`Reader::reachable`]).
+pub type Reachable<'a, P> = Box<dyn Fn(&P) -> bool + Sync + 'a>;
 
 impl<G: Tiered> Reader<G> for SolvedDb {
     fn facts(&self) -> Facts {

@@ -6,11 +6,13 @@
 //! records and what the format makes of a step's rows, whatever the size
 //! of the database.
 
+use topitop_db::reader::Reachable;
 use topitop_db::{Facts, Reader};
 use topitop_game_api::{Game, Record, Value};
 
 use rayon::prelude::*;
 
+use super::{Args, Extras};
 use crate::progress::CountBar;
 
 /// A row of the positions table, before a format writes it.
@@ -38,6 +40,11 @@ pub struct Walk<'a, G: Game> {
     values: Vec<Value>,
     /// `--reachable`.
     reachable_only: bool,
+    /// Whether a row's reachability is worked out (`--reachable` or
+    /// `--mark-reachable`), and how: the database's test, or the game's.
+    reached: Option<Option<Reachable<'a, G::Position>>>,
+    /// The tiers kept, by place in the file.
+    kept: Vec<bool>,
     /// `--all-symmetries`.
     all_symmetries: bool,
 }
@@ -54,22 +61,29 @@ fn step_slices() -> usize {
 
 impl<'a, G: Game> Walk<'a, G> {
     /// The pass over `db`, a database of `game`, keeping the rows the
-    /// filters keep.
+    /// filters of `args` and the tiers `extras` keep.
+    ///
+    /// # Errors
+    /// A value `--value` does not know.
     pub fn new(
         game: &'a G,
         db: &'a dyn Reader<G>,
-        values: Vec<Value>,
-        reachable_only: bool,
-        all_symmetries: bool,
-    ) -> Walk<'a, G> {
-        Walk {
+        extras: &dyn Extras<G>,
+        args: &Args,
+    ) -> anyhow::Result<Walk<'a, G>> {
+        let facts = db.facts();
+        let kept = facts.tiers.iter().map(|t| extras.keeps_tier(&t.name)).collect();
+        Ok(Walk {
             game,
             db,
-            facts: db.facts(),
-            values,
-            reachable_only,
-            all_symmetries,
-        }
+            values: args.values()?,
+            reachable_only: args.reachable,
+            reached: (args.reachable || args.mark_reachable).then(|| db.reachable(game)),
+            kept,
+            // A database of every position stores each image itself.
+            all_symmetries: args.all_symmetries && facts.symmetric,
+            facts,
+        })
     }
 
     /// The game.
@@ -98,6 +112,9 @@ impl<'a, G: Game> Walk<'a, G> {
         let total = self.facts.tiers.len() as u64;
         let bar = CountBar::new("exporting", "tiers");
         for t in 0..self.facts.tiers.len() {
+            if !self.kept[t] {
+                continue;
+            }
             let mut start = 0;
             for chunk in self.db.chunks(self.game, t)? {
                 let chunk = chunk?;
@@ -145,7 +162,11 @@ impl<'a, G: Game> Walk<'a, G> {
                     self.tier_name(t)
                 ),
             };
-            let reachable = game.reachable(&pos);
+            let reachable = match &self.reached {
+                None => true,
+                Some(Some(test)) => test(&pos),
+                Some(None) => game.reachable(&pos),
+            };
             if self.reachable_only && !reachable {
                 continue;
             }

@@ -4,11 +4,11 @@
 //! holding its boards, a step of blocks decoded at once.
 
 use rayon::prelude::*;
-use topitop_db::reader::{Chunk, Chunks, Facts, Reader};
+use topitop_db::reader::{Chunk, Chunks, Facts, Reachable, Reader};
 use topitop_db::solved::TierSummary;
 use topitop_db::DbError;
 use topitop_game_api::{Game, Record};
-use topitop_rules::{Position, Rules, Tier, Value};
+use topitop_rules::{symmetry, Position, Rules, Tier, Value};
 
 use super::Database;
 
@@ -75,5 +75,14 @@ impl<D: AsRef<[u8]> + Sync> Reader<Rules> for Database<D> {
 
     fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError> {
         Database::verify_blocks(self, progress)
+    }
+
+    /// One forward pass over the index, instead of a backward search from
+    /// each position.
+    fn reachable<'a>(&'a self, _game: &'a Rules) -> Option<Reachable<'a, Position>> {
+        let reached = crate::reach(self.rules(), self.index());
+        Some(Box::new(move |pos| {
+            reached.contains_class(self.index(), symmetry::canonical(*pos))
+        }))
     }
 }
