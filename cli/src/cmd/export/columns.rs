@@ -81,10 +81,41 @@ enum Tiers {
 pub struct Table<'w, W: Write> {
     out: &'w mut W,
     file: File,
-    /// Rows not yet encoded.
-    pending: Vec<Cells>,
-    /// Rows encoded together: one row group per worker.
+    /// Row groups not yet encoded, column by column (strings packed end
+    /// to end), the last one filling.
+    pending: Vec<Group>,
+    /// Row groups encoded together: one per worker.
     batch: usize,
+}
+
+/// The rows of one row group, as its columns hold them.
+#[derive(Default)]
+struct Group {
+    positions: StringBuilder,
+    /// Places of tiers in the file.
+    tiers: Vec<u32>,
+    values: Vec<i8>,
+    remoteness: Vec<Option<u16>>,
+    /// The game's columns, row after row.
+    extras: Vec<u8>,
+    canonical: StringBuilder,
+    reachable: Vec<bool>,
+}
+
+impl Group {
+    fn push(&mut self, c: Cells, canonical: bool) -> anyhow::Result<()> {
+        if canonical {
+            self.canonical
+                .append_value(c.canonical.as_deref().unwrap_or(&c.position));
+        }
+        self.positions.append_value(c.position);
+        self.tiers.push(u32::try_from(c.tier)?);
+        self.values.push(c.value);
+        self.remoteness.push(c.remoteness);
+        self.extras.extend(c.extras);
+        self.reachable.push(c.reachable);
+        Ok(())
+    }
 }
 
 /// The file, written into a spool.
@@ -160,24 +191,37 @@ impl<'w, W: Write> Table<'w, W> {
                 reachable,
             },
             pending: Vec::new(),
-            batch: rayon::current_num_threads().clamp(1, MAX_GROUPS_IN_FLIGHT) * ROW_GROUP_ROWS,
+            batch: rayon::current_num_threads().clamp(1, MAX_GROUPS_IN_FLIGHT),
         })
     }
 
     /// Adds `cells`, encoding whole row groups once there are a batch of
-    /// them (the rest waits for more rows).
+    /// them.
     ///
     /// # Errors
     /// Encoding or writing the output failed.
     pub fn push(&mut self, cells: Vec<Cells>) -> anyhow::Result<()> {
-        self.pending.extend(cells);
-        if self.pending.len() >= self.batch {
-            let whole = self.pending.len() / ROW_GROUP_ROWS * ROW_GROUP_ROWS;
-            let rows: Vec<Cells> = self.pending.drain(..whole).collect();
-            self.file.write_groups(&rows)?;
-            self.drain()?;
+        for c in cells {
+            match self.pending.last_mut() {
+                Some(g) if g.values.len() < ROW_GROUP_ROWS => g.push(c, self.file.canonical)?,
+                _ => {
+                    if self.pending.len() == self.batch {
+                        self.flush()?;
+                    }
+                    let mut g = Group::default();
+                    g.push(c, self.file.canonical)?;
+                    self.pending.push(g);
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Encodes the pending row groups and writes them out.
+    fn flush(&mut self) -> anyhow::Result<()> {
+        let groups = std::mem::take(&mut self.pending);
+        self.file.write_groups(groups)?;
+        self.drain()
     }
 
     /// Moves what the file has written so far into the output: the
@@ -194,9 +238,7 @@ impl<'w, W: Write> Table<'w, W> {
     /// # Errors
     /// Encoding or writing the output failed.
     pub fn finish(mut self) -> anyhow::Result<()> {
-        let rows = std::mem::take(&mut self.pending);
-        self.file.write_groups(&rows)?;
-        self.drain()?;
+        self.flush()?;
         let tail = self.file.writer.into_inner()?;
         self.out.write_all(&tail).context("cannot write the output")?;
         Ok(())
@@ -204,12 +246,12 @@ impl<'w, W: Write> Table<'w, W> {
 }
 
 impl File {
-    /// Encodes `rows` as row groups of [`ROW_GROUP_ROWS`] rows (the last
-    /// fewer), all at once on the worker pool, and appends them in order.
-    fn write_groups(&mut self, rows: &[Cells]) -> anyhow::Result<()> {
+    /// Encodes `groups`, all at once on the worker pool, and appends them
+    /// in order.
+    fn write_groups(&mut self, groups: Vec<Group>) -> anyhow::Result<()> {
         let first = self.writer.flushed_row_groups().len();
-        let groups: Vec<Vec<ArrowColumnChunk>> = rows
-            .par_chunks(ROW_GROUP_ROWS)
+        let groups: Vec<Vec<ArrowColumnChunk>> = groups
+            .into_par_iter()
             .enumerate()
             .map(|(i, group)| self.encode(first + i, group))
             .collect::<anyhow::Result<_>>()?;
@@ -225,7 +267,7 @@ impl File {
 
     /// Row group number `index`: its columns built, then each encoded and
     /// compressed in parallel.
-    fn encode(&self, index: usize, rows: &[Cells]) -> anyhow::Result<Vec<ArrowColumnChunk>> {
+    fn encode(&self, index: usize, rows: Group) -> anyhow::Result<Vec<ArrowColumnChunk>> {
         let columns = self.columns(rows)?;
         let mut leaves = Vec::with_capacity(columns.len());
         for (field, column) in self.schema.fields().iter().zip(&columns) {
@@ -249,37 +291,35 @@ impl File {
     }
 
     /// The Arrow columns of `rows`, in the schema's order.
-    fn columns(&self, rows: &[Cells]) -> anyhow::Result<Vec<ArrayRef>> {
-        let strings = |text: &dyn Fn(&Cells) -> &str| {
-            let mut b = StringBuilder::with_capacity(rows.len(), rows.iter().map(|r| text(r).len()).sum());
-            for r in rows {
-                b.append_value(text(r));
-            }
-            Arc::new(b.finish()) as ArrayRef
-        };
+    fn columns(&self, mut rows: Group) -> anyhow::Result<Vec<ArrayRef>> {
         let tiers: ArrayRef = match &self.tiers {
-            Tiers::Numbers(n) => Arc::new(UInt64Array::from_iter_values(rows.iter().map(|r| n[r.tier]))),
+            Tiers::Numbers(n) => Arc::new(UInt64Array::from_iter_values(
+                rows.tiers.iter().map(|&t| n[t as usize]),
+            )),
             Tiers::Names(n) => Arc::new(StringArray::from_iter_values(
-                rows.iter().map(|r| n[r.tier].as_str()),
+                rows.tiers.iter().map(|&t| n[t as usize].as_str()),
             )),
         };
-        let keys: Int8Array = rows.iter().map(|r| r.value).collect();
         let mut columns: Vec<ArrayRef> = vec![
-            strings(&|r| &r.position),
+            Arc::new(rows.positions.finish()),
             tiers,
-            Arc::new(DictionaryArray::<Int8Type>::try_new(keys, value_names())?),
-            Arc::new(rows.iter().map(|r| r.remoteness).collect::<UInt16Array>()),
+            Arc::new(DictionaryArray::<Int8Type>::try_new(
+                Int8Array::from(rows.values),
+                value_names(),
+            )?),
+            Arc::new(UInt16Array::from_iter(rows.remoteness)),
         ];
         for k in 0..self.extras {
-            columns.push(Arc::new(rows.iter().map(|r| r.extras[k]).collect::<UInt8Array>()));
+            let column = rows.extras.iter().skip(k).step_by(self.extras).copied();
+            columns.push(Arc::new(UInt8Array::from_iter_values(column)));
         }
         if self.canonical {
-            columns.push(strings(&|r| r.canonical.as_deref().unwrap_or(&r.position)));
+            columns.push(Arc::new(rows.canonical.finish()));
         }
         if self.reachable {
-            columns.push(Arc::new(
-                rows.iter().map(|r| Some(r.reachable)).collect::<BooleanArray>(),
-            ));
+            columns.push(Arc::new(BooleanArray::from_iter(
+                rows.reachable.into_iter().map(Some),
+            )));
         }
         Ok(columns)
     }
