@@ -84,7 +84,7 @@ pub struct Table<'w, W: Write> {
     /// Row groups not yet encoded, column by column (strings packed end
     /// to end), the last one filling.
     pending: Vec<Group>,
-    /// Row groups encoded together: one per worker.
+    /// Row groups encoded together.
     batch: usize,
 }
 
@@ -191,7 +191,9 @@ impl<'w, W: Write> Table<'w, W> {
                 reachable,
             },
             pending: Vec::new(),
-            batch: rayon::current_num_threads().clamp(1, MAX_GROUPS_IN_FLIGHT),
+            // One row group per two workers: each group's columns are
+            // encoded in parallel too, and the memory stays at a few groups.
+            batch: (rayon::current_num_threads() / 2).clamp(1, MAX_GROUPS_IN_FLIGHT),
         })
     }
 
