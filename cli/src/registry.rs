@@ -161,13 +161,15 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
         cmd::solve::run(game::<G>(&args.rules)?, args)
     }
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
-        cmd::verify::run(game_of_db::<G>(&args.db)?, args)
+        let game = game_of_db::<G>(&args.db)?;
+        cmd::verify::run(&game, &cmd::open(&game, &args.db)?, args)
     }
     fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
         cmd::query::run(game_of_db::<G>(&args.db)?, args)
     }
     fn export(&self, args: cmd::export::Args) -> anyhow::Result<()> {
-        cmd::export::run(game_of_db::<G>(&args.db)?, args)
+        let game = game_of_db::<G>(&args.db)?;
+        cmd::export::run(&game, &cmd::open(&game, &args.db)?, &cmd::export::Plain, args)
     }
     fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
         cmd::stats::run(game_of_db::<G>(&args.db)?, args)

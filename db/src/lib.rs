@@ -12,6 +12,7 @@ pub mod blocks;
 pub mod error;
 pub mod packed;
 pub mod peek;
+pub mod reader;
 pub mod solved;
 pub mod temps;
 pub mod tier_checkpoint;
@@ -19,5 +20,6 @@ mod tier_list;
 pub mod tiered;
 
 pub use error::DbError;
+pub use reader::{Facts, Reader};
 pub use solved::SolvedDb;
 pub use temps::{remove_stale_temps, write_atomically};

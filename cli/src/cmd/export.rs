@@ -27,43 +27,41 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use parquet::file::metadata::KeyValue;
-use topitop_game_api::{Tiered, Value};
+use topitop_db::{Facts, Reader};
+use topitop_game_api::{Game, Value};
 
-use super::open;
 use crate::common::DbArgs;
 use crate::output::Output;
 use crate::parquet::{check_target, write_summary};
 use walk::Walk;
 
-/// Runs `export` on `game`.
-///
-/// # Errors
-/// Options the game refuses, a missing or damaged database, or an output
-/// that cannot be written.
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
-    args.check_extras()?;
-    if args.format == Format::Parquet {
-        check_target(args.out.as_deref())?;
+/// What a game adds to the export: its own columns, how its tiers are
+/// written, a tier its options keep, and what its Parquet files say they
+/// hold. Every method has the plain table's answer ([`Plain`]).
+pub trait Extras<G: Game>: Sync {
+    /// The game's columns, after `remoteness`: each a small number a
+    /// position gives.
+    fn columns(&self) -> &[&'static str] {
+        &[]
     }
-    let values = args.values()?;
-    anyhow::ensure!(
-        args.format != Format::GamesmanClassic,
-        "--format gamesman-classic is not a format of export --game {}",
-        game.name()
-    );
-    let path = args
-        .db
-        .db
-        .clone()
-        .unwrap_or_else(|| super::db_path(&game, &args.db.dir));
-    let mut output = Output::open(args.out.as_deref(), &[&path])?;
-    let db = open(&game, &args.db)?;
-    let walk = Walk::new(&game, &db, values, args.reachable, args.all_symmetries)?;
-    let meta = |table: &str| {
+    /// Appends the cells of [`Extras::columns`] for `pos` to `out`.
+    fn cells(&self, _pos: &G::Position, _out: &mut Vec<u8>) {}
+    /// True when the game's tier names are numbers, which JSON Lines and
+    /// Parquet then write as numbers.
+    fn numeric_tiers(&self) -> bool {
+        false
+    }
+    /// Whether the rows of the tier named `name` are written.
+    fn keeps_tier(&self, _name: &str) -> bool {
+        true
+    }
+    /// The key-value metadata of a Parquet file of `table` (`positions`
+    /// or `summary`) of the database `facts` describe, `values` kept.
+    fn metadata(&self, facts: &Facts, table: &str, _values: &[Value]) -> Vec<(String, String)> {
         [
-            ("topitop.game", game.name().to_string()),
-            ("topitop.variant", game.variant()),
-            ("topitop.program", db.names().2.to_string()),
+            ("topitop.game", facts.game.clone()),
+            ("topitop.variant", facts.variant.clone()),
+            ("topitop.program", facts.program.clone()),
             ("topitop.table", table.to_string()),
             (
                 "topitop.value_view",
@@ -71,27 +69,65 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
             ),
         ]
         .into_iter()
-        .map(|(k, v)| KeyValue::new(k.to_string(), v))
-        .collect::<Vec<_>>()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+}
+
+/// The export of a game that adds nothing to it.
+pub struct Plain;
+
+impl<G: Game> Extras<G> for Plain {}
+
+/// Runs `export` on `db`, a database of `game`, with what `extras` adds.
+///
+/// # Errors
+/// Options the game refuses, a damaged database, or an output that cannot
+/// be written.
+pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, extras: &dyn Extras<G>, args: Args) -> anyhow::Result<()> {
+    args.check_extras()?;
+    anyhow::ensure!(
+        args.format != Format::GamesmanClassic,
+        "--format gamesman-classic is not a format of export --game {}",
+        game.name()
+    );
+    if args.format == Format::Parquet {
+        check_target(args.out.as_deref())?;
+    }
+    let facts = db.facts();
+    let mut output = Output::open(args.out.as_deref(), &[&facts.path])?;
+    let walk = Walk::new(game, db, extras, &args)?;
+    let meta = |table: &str| -> anyhow::Result<Vec<KeyValue>> {
+        let about = extras.metadata(&facts, table, &args.values()?);
+        Ok(about.into_iter().map(|(k, v)| KeyValue::new(k, v)).collect())
     };
     let out = output.writer();
     if args.summary {
         let rows = summary::summarize(&walk)?.into_iter();
         if args.format == Format::Parquet {
-            write_summary(out, rows, meta("summary"))?;
+            write_summary(out, rows, meta("summary")?)?;
         } else {
             text::write_summary(out, args.format, rows)?;
         }
     } else if args.format == Format::Parquet {
-        let tiers = db.tiers().into_iter().map(|t| t.name).collect();
-        let (canonical, reachable) = (args.all_symmetries, args.mark_reachable);
-        let mut table = columns::Table::new(out, tiers, canonical, reachable, meta("positions"))?;
-        walk.run(|rows| Ok(columns::cells(&walk, rows)), |cells| table.push(cells))?;
+        let tiers = facts.tiers.iter().map(|t| t.name.clone()).collect();
+        let canonical = args.all_symmetries;
+        let mut table = columns::Table::new(
+            out,
+            (tiers, extras.numeric_tiers()),
+            extras.columns(),
+            (canonical, args.mark_reachable),
+            meta("positions")?,
+        )?;
+        walk.run(
+            |rows| Ok(columns::cells(&walk, extras, rows, canonical)),
+            |cells| table.push(cells),
+        )?;
         table.finish()?;
     } else {
-        text::write_header(out, &args)?;
+        text::write_header(out, &args, extras.columns())?;
         walk.run(
-            |rows| text::lines(&walk, rows, &args),
+            |rows| text::lines(&walk, extras, rows, &args),
             |lines| Ok(out.write_all(&lines)?),
         )?;
     }

@@ -6,35 +6,35 @@
 use std::io::Write;
 
 use rayon::prelude::*;
-use topitop_db::SolvedDb;
-use topitop_game_api::{Record, Tiered};
+use topitop_db::Reader;
+use topitop_game_api::{Game, Record};
 use topitop_solver::loop_free::negamax;
 
-use super::open;
 use crate::common::{init_threads, DbArgs};
 use crate::progress::CountBar;
 
-/// Runs `verify` on `game`.
+/// Runs `verify` on `db`, a database of `game`.
 ///
 /// # Errors
-/// A missing or damaged database, or a record that breaks a condition.
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+/// A damaged database, or a record that breaks a condition.
+pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<()> {
     init_threads(args.threads)?;
-    let db = open(&game, &args.db)?;
+    let facts = db.facts();
     let mut out = std::io::stdout().lock();
-    let (g, v, program) = db.names();
-    let stored = db.tiers();
     writeln!(
         out,
-        "{}: {g} {v}, {} tiers, written by {program}",
-        db.path().display(),
-        stored.len(),
+        "{}: {} {}, {} tiers, written by {}",
+        facts.path.display(),
+        facts.game,
+        facts.variant,
+        facts.tiers.len(),
+        facts.program
     )?;
     let bar = CountBar::new("checksums", "blocks");
-    db.verify_blocks(|done, total| bar.set(done as u64, total as u64))?;
+    db.verify_blocks(&|done, total| bar.set(done as u64, total as u64))?;
     bar.finish();
     writeln!(out, "checksums: header and every block intact")?;
-    if matches!(db, SolvedDb::Records(_)) {
+    if facts.checks_counts {
         writeln!(
             out,
             "header: its counts by value and largest remoteness agree with the records"
@@ -43,46 +43,31 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     if args.checksums_only {
         return Ok(());
     }
-    let by_name: std::collections::HashMap<String, G::Tier> =
-        game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
-    let values_only = matches!(db, SolvedDb::Values(_));
     let bar = CountBar::new("checking", "tiers");
     let mut checked = 0u64;
     let mut bad: Vec<String> = Vec::new();
     let mut violations = 0u64;
-    for (k, t) in stored.iter().enumerate() {
-        let Some(&tier) = by_name.get(&t.name) else {
-            anyhow::bail!(
-                "{}: tier {} is not one of {} {}",
-                db.path().display(),
-                t.name,
-                game.name(),
-                game.variant()
-            );
-        };
-        anyhow::ensure!(
-            t.size == game.tier_size(tier),
-            "tier {} holds {} records but has {} indices",
-            t.name,
-            t.size,
-            game.tier_size(tier)
-        );
-        let records = db.tier_records(&game, tier, k)?;
-        let found: Vec<String> = records
-            .par_iter()
-            .enumerate()
-            .filter_map(|(i, &rec)| check_one(&game, &db, values_only, tier, i as u64, rec).err())
-            .collect();
-        checked += records
-            .iter()
-            .enumerate()
-            .filter(|&(i, r)| {
-                r.value().is_some() && (!values_only || game.position(tier, i as u64).is_some())
-            })
-            .count() as u64;
-        violations += found.len() as u64;
-        bad.extend(found.into_iter().take(args.show.saturating_sub(bad.len())));
-        bar.set(k as u64 + 1, stored.len() as u64);
+    for (t, tier) in facts.tiers.iter().enumerate() {
+        let mut start = 0u64;
+        for chunk in db.chunks(game, t)? {
+            let chunk = chunk?;
+            let found: Vec<String> = chunk
+                .par_iter()
+                .enumerate()
+                .filter_map(|(i, (pos, rec))| {
+                    let at = || format!("{} index {}", tier.name, start + i as u64);
+                    check_one(game, db, &facts, pos.as_ref(), *rec, at).err()
+                })
+                .collect();
+            checked += chunk
+                .iter()
+                .filter(|(p, r)| r.value().is_some() && (!facts.values_only || p.is_some()))
+                .count() as u64;
+            start += chunk.len() as u64;
+            violations += found.len() as u64;
+            bad.extend(found.into_iter().take(args.show.saturating_sub(bad.len())));
+        }
+        bar.set(t as u64 + 1, facts.tiers.len() as u64);
     }
     bar.finish();
     writeln!(out, "checked {checked} positions: {violations} violations")?;
@@ -97,34 +82,35 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Checks the record `rec` stored at index `i` of `tier`. An index that
-/// names no position holds nothing in a database of records, and is not
-/// checked in one of values (it holds the value of another image).
-fn check_one<G: Tiered>(
+/// Checks the record `rec` stored for `pos` (none: its index, which `at`
+/// names, names no position). Such an index holds nothing in a database
+/// of records, and is not checked in one of values (it holds the value of
+/// another image).
+fn check_one<G: Game>(
     game: &G,
-    db: &SolvedDb,
-    values_only: bool,
-    tier: G::Tier,
-    i: u64,
+    db: &dyn Reader<G>,
+    facts: &topitop_db::Facts,
+    pos: Option<&G::Position>,
     rec: Record,
+    at: impl Fn() -> String,
 ) -> Result<(), String> {
-    let pos = game.position(tier, i);
+    let values_only = facts.values_only;
     let expected = match pos {
         None if values_only => return Ok(()),
         None => Record::UNSOLVED,
-        Some(p) if db.symmetric() && game.canonical(&p) != p => {
+        Some(p) if facts.symmetric && game.canonical(p) != *p => {
             if values_only {
                 return Ok(());
             }
             Record::UNSOLVED
         }
-        Some(p) => match game.primitive(&p) {
+        Some(p) => match game.primitive(p) {
             Some(v) => Record::new(v, 0),
             None => {
                 let children: Result<Vec<Record>, String> = game
-                    .moves(&p)
+                    .moves(p)
                     .into_iter()
-                    .map(|m| db.lookup(game, &game.play(&p, m)).map_err(|e| e.to_string()))
+                    .map(|m| db.lookup(game, &game.play(p, m)).map_err(|e| e.to_string()))
                     .collect();
                 negamax(children?).unwrap_or(Record::UNSOLVED)
             }
@@ -133,9 +119,7 @@ fn check_one<G: Tiered>(
     if rec == expected {
         return Ok(());
     }
-    let at = pos.map_or(format!("{} index {i}", game.tier_name(tier)), |p| {
-        game.format_position(&p)
-    });
+    let at = pos.map_or_else(at, |p| game.format_position(p));
     Err(format!("{at}  stored {rec}  expected {expected}"))
 }
 

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use topitop_game_api::{Record, Tiered, Value};
+use topitop_game_api::{Game, Record, Value};
 
 use super::walk::{Row, Walk};
 use crate::cmd::value_name;
@@ -33,25 +33,32 @@ fn remoteness(r: Record) -> i64 {
     }
 }
 
-/// The summary rows of the whole database, sorted by tier name (`all`, the
-/// totals, among them), value name and remoteness: (tier, value,
-/// remoteness, count).
+/// The summary rows of the whole database: (tier, value, remoteness,
+/// count), the totals first (tier `all`), then each tier in file order,
+/// each by value name and remoteness.
 ///
 /// # Errors
 /// As [`Walk::run`].
-pub fn summarize<G: Tiered>(walk: &Walk<'_, G>) -> anyhow::Result<Vec<(String, &'static str, i64, u64)>> {
-    let mut counts: BTreeMap<(String, &'static str, i64), u64> = BTreeMap::new();
+pub fn summarize<G: Game>(walk: &Walk<'_, G>) -> anyhow::Result<Vec<(String, &'static str, i64, u64)>> {
+    // Keyed by the tier's place in the file plus one, 0 for the totals.
+    let mut counts: BTreeMap<(usize, &'static str, i64), u64> = BTreeMap::new();
     walk.run(
         |rows| Ok(count(rows)),
         |chunk| {
             for (t, by_value) in chunk {
                 for ((v, r), n) in by_value {
-                    *counts.entry(("all".into(), v, r)).or_default() += n;
-                    *counts.entry((walk.tier_name(t).to_string(), v, r)).or_default() += n;
+                    *counts.entry((0, v, r)).or_default() += n;
+                    *counts.entry((t + 1, v, r)).or_default() += n;
                 }
             }
             Ok(())
         },
     )?;
-    Ok(counts.into_iter().map(|((t, v, r), n)| (t, v, r, n)).collect())
+    Ok(counts
+        .into_iter()
+        .map(|((t, v, r), n)| {
+            let tier = t.checked_sub(1).map_or("all", |t| walk.tier_name(t));
+            (tier.to_string(), v, r, n)
+        })
+        .collect())
 }

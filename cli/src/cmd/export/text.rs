@@ -4,10 +4,10 @@
 
 use std::io::Write;
 
-use topitop_game_api::{Record, Tiered, Value};
+use topitop_game_api::{Game, Record, Value};
 
 use super::walk::{Row, Walk};
-use super::{Args, Format};
+use super::{Args, Extras, Format};
 use crate::cmd::value_name;
 
 /// The field separator of a delimited format.
@@ -23,13 +23,13 @@ fn separator(format: Format) -> &'static str {
 ///
 /// # Errors
 /// Writing `out` failed.
-pub fn write_header(out: &mut impl Write, args: &Args) -> anyhow::Result<()> {
+pub fn write_header(out: &mut impl Write, args: &Args, game_columns: &[&str]) -> anyhow::Result<()> {
     if args.format == Format::Jsonl {
         return Ok(());
     }
     let sep = separator(args.format);
     let mut header = ["position", "tier", "value", "remoteness"].join(sep);
-    for name in args.extra_columns() {
+    for name in game_columns.iter().chain(&args.extra_columns()) {
         header.push_str(sep);
         header.push_str(name);
     }
@@ -45,18 +45,23 @@ fn remoteness_text(r: Record) -> String {
     }
 }
 
-/// The lines of `rows`, one each.
+/// The lines of `rows`, one each. JSON objects keep the columns' order;
+/// a tier is a number there when `extras` says the names are numbers.
 ///
 /// # Errors
 /// None in practice (writing into memory).
-pub fn lines<G: Tiered>(
+pub fn lines<G: Game>(
     walk: &Walk<'_, G>,
+    extras: &dyn Extras<G>,
     rows: &[Row<G::Position>],
     args: &Args,
 ) -> anyhow::Result<Vec<u8>> {
     let game = walk.game();
     let sep = separator(args.format);
+    let names = extras.columns();
+    let json = args.format == Format::Jsonl;
     let mut out = Vec::new();
+    let mut cells = Vec::with_capacity(names.len());
     // The rows of a class come together: its stored position is written
     // out once for all of them.
     let mut stored: Option<(G::Position, String)> = None;
@@ -68,35 +73,51 @@ pub fn lines<G: Tiered>(
             }
             .clone()
         });
-        let reachable = args.mark_reachable.then_some(r.reachable);
         let position = game.format_position(&r.pos);
         let tier = walk.tier_name(r.tier);
-        if args.format == Format::Jsonl {
-            let rem = if r.record.value() == Some(Value::Draw) {
-                serde_json::Value::Null
+        let value = value_name(r.record);
+        cells.clear();
+        extras.cells(&r.pos, &mut cells);
+        if json {
+            let tier = if extras.numeric_tiers() {
+                tier.to_string()
             } else {
-                r.record.remoteness().into()
+                serde_json::to_string(tier)?
             };
-            let mut row = serde_json::json!({"position": position, "tier": tier, "value": value_name(r.record), "remoteness": rem});
+            let rem = if r.record.value() == Some(Value::Draw) {
+                "null".to_string()
+            } else {
+                r.record.remoteness().to_string()
+            };
+            write!(
+                out,
+                "{{\"position\":{},\"tier\":{tier},\"value\":\"{value}\",\"remoteness\":{rem}",
+                serde_json::to_string(&position)?
+            )?;
+            for (name, n) in names.iter().zip(&cells) {
+                write!(out, ",\"{name}\":{n}")?;
+            }
             if let Some(c) = canonical {
-                row["canonical"] = c.into();
+                write!(out, ",\"canonical\":{}", serde_json::to_string(&c)?)?;
             }
-            if let Some(reached) = reachable {
-                row["reachable"] = reached.into();
+            if args.mark_reachable {
+                write!(out, ",\"reachable\":{}", r.reachable)?;
             }
-            writeln!(out, "{row}")?;
+            writeln!(out, "}}")?;
         } else {
             write!(
                 out,
-                "{position}{sep}{tier}{sep}{}{sep}{}",
-                value_name(r.record),
+                "{position}{sep}{tier}{sep}{value}{sep}{}",
                 remoteness_text(r.record)
             )?;
+            for n in &cells {
+                write!(out, "{sep}{n}")?;
+            }
             if let Some(c) = canonical {
                 write!(out, "{sep}{c}")?;
             }
-            if let Some(reached) = reachable {
-                write!(out, "{sep}{reached}")?;
+            if args.mark_reachable {
+                write!(out, "{sep}{}", r.reachable)?;
             }
             writeln!(out)?;
         }
@@ -120,11 +141,11 @@ pub fn write_summary(
     }
     for (tier, v, r, n) in rows {
         if format == Format::Jsonl {
-            let rem = if r < 0 { serde_json::Value::Null } else { r.into() };
+            let rem = if r < 0 { "null".to_string() } else { r.to_string() };
             writeln!(
                 out,
-                "{}",
-                serde_json::json!({"tier": tier, "value": v, "remoteness": rem, "count": n})
+                "{{\"tier\":{},\"value\":\"{v}\",\"remoteness\":{rem},\"count\":{n}}}",
+                serde_json::to_string(&tier)?
             )?;
         } else {
             let rem = if r < 0 { String::new() } else { r.to_string() };

@@ -1,17 +1,18 @@
 //! The pass every format of the generic export makes over a database: its
 //! tiers in file order, each a chunk of records at a time
-//! ([`SolvedDb::tier_chunks`]); a chunk is cut into slices of a few
+//! ([`Reader::chunks`]); a chunk is cut into slices of a few
 //! thousand indices, turned into rows a step of slices at a time on the
 //! worker pool and handed on in order. What it holds at once is a chunk of
 //! records and what the format makes of a step's rows, whatever the size
 //! of the database.
 
-use topitop_db::solved::CHUNK_RECORDS;
-use topitop_db::SolvedDb;
-use topitop_game_api::{Record, Tiered, Value};
+use topitop_db::reader::Reachable;
+use topitop_db::{Facts, Reader};
+use topitop_game_api::{Game, Record, Value};
 
 use rayon::prelude::*;
 
+use super::{Args, Extras};
 use crate::progress::CountBar;
 
 /// A row of the positions table, before a format writes it.
@@ -30,15 +31,20 @@ pub struct Row<P> {
 }
 
 /// What rows a database gives, and the pass that makes them.
-pub struct Walk<'a, G: Tiered> {
+pub struct Walk<'a, G: Game> {
     game: &'a G,
-    db: &'a SolvedDb,
-    /// The file's tiers in order: name and the game's tier.
-    tiers: Vec<(String, G::Tier)>,
+    db: &'a dyn Reader<G>,
+    /// What the header says.
+    facts: Facts,
     /// `--value`: the values kept (none: all).
     values: Vec<Value>,
     /// `--reachable`.
     reachable_only: bool,
+    /// Whether a row's reachability is worked out (`--reachable` or
+    /// `--mark-reachable`), and how: the database's test, or the game's.
+    reached: Option<Option<Reachable<'a, G::Position>>>,
+    /// The tiers kept, by place in the file.
+    kept: Vec<bool>,
     /// `--all-symmetries`.
     all_symmetries: bool,
 }
@@ -53,39 +59,30 @@ fn step_slices() -> usize {
     rayon::current_num_threads().clamp(2, 8)
 }
 
-impl<'a, G: Tiered> Walk<'a, G> {
+impl<'a, G: Game> Walk<'a, G> {
     /// The pass over `db`, a database of `game`, keeping the rows the
-    /// filters keep.
+    /// filters of `args` and the tiers `extras` keep.
     ///
     /// # Errors
-    /// A tier of the file that the game does not have (checked before any
-    /// row is written).
+    /// A value `--value` does not know.
     pub fn new(
         game: &'a G,
-        db: &'a SolvedDb,
-        values: Vec<Value>,
-        reachable_only: bool,
-        all_symmetries: bool,
+        db: &'a dyn Reader<G>,
+        extras: &dyn Extras<G>,
+        args: &Args,
     ) -> anyhow::Result<Walk<'a, G>> {
-        let by_name: std::collections::HashMap<String, G::Tier> =
-            game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
-        let tiers = db
-            .tiers()
-            .into_iter()
-            .map(|t| {
-                let tier = *by_name.get(&t.name).ok_or_else(|| {
-                    anyhow::anyhow!("tier {} is not one of {} {}", t.name, game.name(), game.variant())
-                })?;
-                Ok((t.name, tier))
-            })
-            .collect::<anyhow::Result<_>>()?;
+        let facts = db.facts();
+        let kept = facts.tiers.iter().map(|t| extras.keeps_tier(&t.name)).collect();
         Ok(Walk {
             game,
             db,
-            tiers,
-            values,
-            reachable_only,
-            all_symmetries,
+            values: args.values()?,
+            reachable_only: args.reachable,
+            reached: (args.reachable || args.mark_reachable).then(|| db.reachable(game)),
+            kept,
+            // A database of every position stores each image itself.
+            all_symmetries: args.all_symmetries && facts.symmetric,
+            facts,
         })
     }
 
@@ -96,7 +93,7 @@ impl<'a, G: Tiered> Walk<'a, G> {
 
     /// The name of the tier at place `t` of the file.
     pub fn tier_name(&self, t: usize) -> &str {
-        &self.tiers[t].0
+        &self.facts.tiers[t].name
     }
 
     /// Makes the rows of the whole database in file order, a slice's rows
@@ -112,19 +109,16 @@ impl<'a, G: Tiered> Walk<'a, G> {
         make: impl Fn(&[Row<G::Position>]) -> anyhow::Result<T> + Sync,
         mut sink: impl FnMut(T) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        let total: u64 = self
-            .db
-            .tiers()
-            .iter()
-            .map(|t| t.size.div_ceil(CHUNK_RECORDS))
-            .sum();
-        let bar = CountBar::new("exporting", "chunks");
-        let mut done = 0;
-        for (t, &(_, tier)) in self.tiers.iter().enumerate() {
+        let total = self.facts.tiers.len() as u64;
+        let bar = CountBar::new("exporting", "tiers");
+        for t in 0..self.facts.tiers.len() {
+            if !self.kept[t] {
+                continue;
+            }
             let mut start = 0;
-            for records in self.db.tier_chunks(self.game, tier, t)? {
-                let records = records?;
-                for step in records.chunks(SLICE * step_slices()) {
+            for chunk in self.db.chunks(self.game, t)? {
+                let chunk = chunk?;
+                for step in chunk.chunks(SLICE * step_slices()) {
                     let made = step
                         .par_chunks(SLICE)
                         .enumerate()
@@ -135,9 +129,8 @@ impl<'a, G: Tiered> Walk<'a, G> {
                     }
                     start += step.len() as u64;
                 }
-                done += 1;
-                bar.set(done, total);
             }
+            bar.set(t as u64 + 1, total);
         }
         bar.finish();
         Ok(())
@@ -145,19 +138,23 @@ impl<'a, G: Tiered> Walk<'a, G> {
 
     /// The rows the filters keep of `records`, those of tier number `t`
     /// from index `start` on.
-    fn rows(&self, t: usize, start: u64, records: &[Record]) -> anyhow::Result<Vec<Row<G::Position>>> {
-        let (game, tier) = (self.game, self.tiers[t].1);
+    fn rows(
+        &self,
+        t: usize,
+        start: u64,
+        records: &[(Option<G::Position>, Record)],
+    ) -> anyhow::Result<Vec<Row<G::Position>>> {
+        let game = self.game;
         // A database of values holds one at every index, those that name
         // no position included (they hold another image's).
-        let values_only = matches!(self.db, SolvedDb::Values(_));
-        let symmetric = self.db.symmetric();
+        let (values_only, symmetric) = (self.facts.values_only, self.facts.symmetric);
         let mut rows = Vec::new();
-        for (i, &record) in (start..).zip(records) {
+        for (i, &(pos, record)) in (start..).zip(records) {
             let Some(v) = record.value() else { continue };
             if !self.values.is_empty() && !self.values.contains(&v) {
                 continue;
             }
-            let pos = match game.position(tier, i) {
+            let pos = match pos {
                 Some(p) if !values_only || !symmetric || game.canonical(&p) == p => p,
                 _ if values_only => continue,
                 _ => anyhow::bail!(
@@ -165,7 +162,11 @@ impl<'a, G: Tiered> Walk<'a, G> {
                     self.tier_name(t)
                 ),
             };
-            let reachable = game.reachable(&pos);
+            let reachable = match &self.reached {
+                None => true,
+                Some(Some(test)) => test(&pos),
+                Some(None) => game.reachable(&pos),
+            };
             if self.reachable_only && !reachable {
                 continue;
             }

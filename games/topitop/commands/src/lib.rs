@@ -16,7 +16,6 @@ pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod stats;
-pub mod verify;
 
 use topitop_cli::cmd;
 use topitop_cli::registry::{Commands, Found};
@@ -52,7 +51,8 @@ impl Commands for Topitop {
         solve::run(args)
     }
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
-        verify::run(args)
+        let db = options::DbOptions::open(&args.db)?;
+        cmd::verify::run(&db.rules(), &db, args)
     }
     fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
         query::run(args)

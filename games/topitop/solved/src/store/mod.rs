@@ -16,6 +16,7 @@ pub mod database;
 pub mod gamesman_classic;
 pub mod header;
 mod mmap;
+mod reader;
 pub mod write;
 
 use std::path::{Path, PathBuf};

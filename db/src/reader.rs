@@ -1,0 +1,150 @@
+//! One way to read a solved database, whatever its format: the commands
+//! that read a database whole (`verify`, `export`, `stats`) are written
+//! once against [`Reader`], which [`SolvedDb`] implements for every game
+//! behind the tiered interface and a game with a format of its own
+//! implements in its own crate.
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use topitop_game_api::{Game, Record, Tiered};
+
+use crate::error::DbError;
+use crate::solved::TierSummary;
+use crate::SolvedDb;
+
+/// What a database's header says about what it holds.
+#[derive(Clone, Debug)]
+pub struct Facts {
+    /// The file.
+    pub path: PathBuf,
+    /// Bytes of the file.
+    pub file_len: u64,
+    /// The game's name.
+    pub game: String,
+    /// The variant's name.
+    pub variant: String,
+    /// The program that wrote it.
+    pub program: String,
+    /// True when one position per symmetry class was solved.
+    pub symmetric: bool,
+    /// Positions stored by value: win, lose, tie, draw.
+    pub counts: [u64; 4],
+    /// The largest remoteness.
+    pub max_remoteness: u16,
+    /// The tiers, in the order [`Reader::chunks`] numbers them.
+    pub tiers: Vec<TierSummary>,
+    /// True when the file holds values alone (the game fixes each tier's
+    /// remoteness): an index then holds a value even where it names no
+    /// stored position, so such an index is skipped rather than refused.
+    pub values_only: bool,
+    /// True when [`Reader::verify_blocks`] also checks the header's counts
+    /// by value and largest remoteness against a recount.
+    pub checks_counts: bool,
+    /// The positions of play and the symmetry classes stored, when the
+    /// file records them.
+    pub recorded_positions: Option<(u64, u64)>,
+}
+
+/// One chunk of a tier: each index in order, with the position it names
+/// (none where it names no position of play) and its record.
+pub type Chunk<P> = Vec<(Option<P>, Record)>;
+
+/// The chunks of one tier, in index order.
+pub type Chunks<'a, P> = Box<dyn Iterator<Item = Result<Chunk<P>, DbError>> + 'a>;
+
+/// A solved database of the game `G`, read through the commands that read
+/// a database whole.
+pub trait Reader<G: Game>: Sync {
+    /// What the header says.
+    fn facts(&self) -> Facts;
+
+    /// The record of `pos` (any position of play, through its canonical
+    /// form when the database holds one per symmetry class).
+    ///
+    /// # Errors
+    /// A position the database does not hold, or a damaged block.
+    fn lookup(&self, game: &G, pos: &G::Position) -> Result<Record, DbError>;
+
+    /// Tier number `t` of [`Facts::tiers`], a chunk at a time in the
+    /// game's index order, so that a pass over the whole database holds
+    /// one chunk at a time.
+    ///
+    /// # Errors
+    /// A damaged block (or one found as each chunk is read).
+    fn chunks<'a>(&'a self, game: &'a G, t: usize) -> Result<Chunks<'a, G::Position>, DbError>;
+
+    /// Checks every block's checksum, calling `progress(done, total)` in
+    /// blocks (and the counts, when [`Facts::checks_counts`]).
+    ///
+    /// # Errors
+    /// The first damaged block, or counts the records refute.
+    fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError>;
+
+    /// Whether games from the start come to a position, when the database
+    /// tells it faster than [`Game::reachable`] asked position by position
+    /// (e.g. by one forward pass over its index, made here); none: ask the
+    /// game.
+    fn reachable<'a>(&'a self, _game: &'a G) -> Option<Reachable<'a, G::Position>> {
+        None
+    }
+}
+
+/// A test of reachability ([`Reader::reachable`]).
+pub type Reachable<'a, P> = Box<dyn Fn(&P) -> bool + Sync + 'a>;
+
+impl<G: Tiered> Reader<G> for SolvedDb {
+    fn facts(&self) -> Facts {
+        let (game, variant, program) = self.names();
+        Facts {
+            path: self.path().to_path_buf(),
+            file_len: self.file_len(),
+            game: game.to_string(),
+            variant: variant.to_string(),
+            program: program.to_string(),
+            symmetric: self.symmetric(),
+            counts: self.counts(),
+            max_remoteness: self.max_remoteness(),
+            tiers: self.tiers(),
+            values_only: matches!(self, SolvedDb::Values(_)),
+            checks_counts: matches!(self, SolvedDb::Records(_)),
+            recorded_positions: self.recorded_positions(),
+        }
+    }
+
+    fn lookup(&self, game: &G, pos: &G::Position) -> Result<Record, DbError> {
+        SolvedDb::lookup(self, game, pos)
+    }
+
+    fn chunks<'a>(&'a self, game: &'a G, t: usize) -> Result<Chunks<'a, G::Position>, DbError> {
+        let name = &self.tiers()[t].name;
+        // `holds` checked the file's tiers against the game's on opening.
+        let tier = game
+            .tiers()
+            .into_iter()
+            .find(|&x| game.tier_name(x) == *name)
+            .ok_or_else(|| {
+                DbError::corrupt(
+                    format!("tier {name}"),
+                    format!("not a tier of {} {}", game.name(), game.variant()),
+                )
+                .in_file(self.path())
+            })?;
+        let mut start = 0u64;
+        Ok(Box::new(self.tier_chunks(game, tier, t)?.map(move |records| {
+            let records = records?;
+            let first = start;
+            start += records.len() as u64;
+            // Unranking takes most of a pass: on every core.
+            Ok(records
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, r)| (game.position(tier, first + i as u64), r))
+                .collect())
+        })))
+    }
+
+    fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError> {
+        SolvedDb::verify_blocks(self, progress)
+    }
+}
