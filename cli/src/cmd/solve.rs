@@ -20,7 +20,7 @@ use crate::solve_lock::{create_out_dir, SolveLock};
 /// store of every game's tier solver and of Topolo's own.
 pub struct Kept {
     /// The checkpoint directory.
-    pub files: TierCheckpoints,
+    files: TierCheckpoints,
     /// When keeping starts; `None` for a grace longer than the clock can
     /// count, which keeps nothing.
     from: Option<Instant>,
@@ -39,31 +39,53 @@ impl Kept {
         })
     }
 
-    /// True once the grace is over.
-    pub fn keeping(&self) -> bool {
-        self.from.is_some_and(|from| Instant::now() >= from)
-    }
-
-    /// Prints what resuming set aside (damaged files, done again).
-    pub fn warn(&mut self) {
+    /// What `read` finds among the checkpoints, each file it set aside
+    /// (damaged, done again) said on standard error.
+    pub fn load_with<T>(&mut self, read: impl FnOnce(&mut TierCheckpoints) -> Option<T>) -> Option<T> {
+        let found = read(&mut self.files);
         for w in self.files.warnings() {
             eprintln!("topitop: warning: {w}");
         }
+        found
+    }
+
+    /// Runs `write` on the checkpoints once the grace is over; before
+    /// then nothing is kept, so a short solve leaves no files behind.
+    ///
+    /// # Errors
+    /// Those of `write`.
+    pub fn save_with(
+        &mut self,
+        write: impl FnOnce(&mut TierCheckpoints) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        if self.from.is_some_and(|from| Instant::now() >= from) {
+            write(&mut self.files)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Removes the checkpoints once the database `db` is in place.
+    ///
+    /// # Errors
+    /// The checkpoints cannot be removed.
+    pub fn finish(self, db: &std::path::Path) -> anyhow::Result<()> {
+        self.files.remove().map_err(|e| {
+            anyhow::anyhow!(
+                "cannot remove the checkpoints after writing {}: {e}",
+                db.display()
+            )
+        })
     }
 }
 
 impl TierStore for Kept {
     fn load(&mut self, name: &str, size: u64) -> Option<Vec<Record>> {
-        let records = self.files.load(name, size);
-        self.warn();
-        records
+        self.load_with(|files| files.load(name, size))
     }
 
     fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
-        if !self.keeping() {
-            return Ok(());
-        }
-        self.files.save(name, records)
+        self.save_with(|files| files.save(name, records))
     }
 }
 
@@ -144,12 +166,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     )?;
     // The database is in place: what it was made from goes before
     // anything is printed, so a closed standard output leaves nothing.
-    kept.files.remove().map_err(|e| {
-        anyhow::anyhow!(
-            "cannot remove the checkpoints after writing {}: {e}",
-            path.display()
-        )
-    })?;
+    kept.finish(&path)?;
     lock.release();
     let mut out = std::io::stdout().lock();
     if resumed > 0 {

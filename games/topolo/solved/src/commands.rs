@@ -94,15 +94,10 @@ fn made_from(game: &Topolo) -> String {
 
 impl Store for Kept {
     fn load(&mut self, name: &str, len: u64) -> Option<Vec<u8>> {
-        let bytes = self.files.load_bytes(name, len);
-        self.warn();
-        bytes
+        self.load_with(|files| files.load_bytes(name, len))
     }
     fn save(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        if !self.keeping() {
-            return Ok(());
-        }
-        self.files.save_bytes(name, bytes)
+        self.save_with(|files| files.save_bytes(name, bytes))
     }
 }
 
@@ -182,12 +177,7 @@ fn solve(game: Topolo, args: cmd::solve::Args) -> anyhow::Result<()> {
     header.variant = variant.clone();
     header.program = format!("topitop {}", topitop_cli::VERSION);
     let header = write_packed(&path, header, &solved.data)?;
-    kept.files.remove().map_err(|e| {
-        anyhow::anyhow!(
-            "cannot remove the checkpoints after writing {}: {e}",
-            path.display()
-        )
-    })?;
+    kept.finish(&path)?;
     lock.release();
     let bytes = header.encoded_len() + header.data_len();
     let c = header.counts();
