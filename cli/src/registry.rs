@@ -90,13 +90,13 @@ pub trait Commands {
     ///
     /// # Errors
     /// Options the game refuses.
-    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found>;
+    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved>;
 }
 
 /// What `serve` serves of one game: its database files in the served
 /// directory, as the game reads them; the server finds, opens and reloads
 /// them the same way for every game ([`topitop_serve::catalog`]).
-pub type Found = Arc<dyn topitop_serve::catalog::Shelf>;
+pub type Shelved = Arc<dyn topitop_serve::catalog::Shelf>;
 
 /// The [`Commands`] of a game behind the game interface: every command is
 /// the generic one of [`crate::cmd`].
@@ -180,7 +180,7 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         cmd::canonical::run(game::<G>(&args.rules)?, args)
     }
-    fn serve(&self, _args: &cmd::serve::Args) -> anyhow::Result<Found> {
+    fn serve(&self, _args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
         Ok(Arc::new(topitop_serve::tiered::TieredShelf::<G>::default()))
     }
 }

@@ -1,25 +1,53 @@
-//! Checkpoints of a tiered game's solve (the generic loop-free solver's):
-//! a directory beside the database, `<database>.ckpt/`, holding the
-//! solve's maker line in `MAKER` and one file a finished tier,
-//! `<tier>.tier`. A run cut short resumes from the tiers kept whole; the
-//! directory goes once the database is written. The format is in
-//! `db/FORMAT.md` ("Tier checkpoints").
+//! Checkpoints of a solve, so that a run cut short resumes: a directory
+//! beside the database, `<database>.ckpt/`, holding the solve's maker line
+//! in `MAKER` and level files, `<first part>.level`, each holding one or
+//! more finished parts (a tier's records, or the bytes of a part a solver
+//! keeps in its own form). Every game's solve keeps its checkpoints here:
+//! the generic tier solver a tier a file, a solver that finishes tiers a
+//! level at a time a level a file. The directory goes once the database is
+//! written. The format is in `db/FORMAT.md` ("Solve checkpoints").
 
-use std::io::{Read, Write};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
 
+use topitop_files::temps::Temp;
 use topitop_game_api::Record;
+use xxhash_rust::xxh3::Xxh3;
 
-use crate::blocks::checksum;
 use crate::error::DbError;
 use crate::temps::write_atomically;
 
-/// The first bytes of a tier checkpoint file.
-const MAGIC: [u8; 8] = *b"TOPITCK1";
-/// The first bytes of a checkpoint file of bytes.
-const BYTES_MAGIC: [u8; 8] = *b"TOPIBCK1";
-/// Magic, index count, checksum of the rest.
-const HEAD: usize = 8 + 8 + 8;
+/// The first bytes of a level file.
+const MAGIC: [u8; 8] = *b"TOPICKL1";
+/// The most parts one level file may name: a head claiming more is damaged.
+const MAX_PARTS: u32 = 1 << 24;
+/// Bytes encoded per write: records stream through a small buffer instead
+/// of being copied whole.
+const BYTES_PER_WRITE: usize = 1 << 17;
+/// zstd's fastest level: a save runs on the solver's thread.
+const LEVEL: i32 = 1;
+
+/// One finished part of a solve, as a level file keeps it.
+#[derive(Clone, Copy, Debug)]
+pub enum Part<'a> {
+    /// A tier's records, in the solver's order (2 bytes each).
+    Records(&'a [Record]),
+    /// Bytes in a solver's own form.
+    Bytes(&'a [u8]),
+}
+
+impl Part<'_> {
+    /// Its length in bytes in a level file.
+    fn len(&self) -> u64 {
+        match self {
+            Part::Records(r) => 2 * r.len() as u64,
+            Part::Bytes(b) => b.len() as u64,
+        }
+    }
+}
 
 /// The checkpoints of one solve.
 pub struct TierCheckpoints {
@@ -29,13 +57,23 @@ pub struct TierCheckpoints {
     /// True once the directory and its `MAKER` are there.
     ready: bool,
     warnings: Vec<String>,
+    /// The level file of each part an earlier run kept, read from the
+    /// files' heads on the first load.
+    index: Option<HashMap<String, PathBuf>>,
+    /// Parts read with their level file and not yet taken: a solver asks
+    /// for a level's tiers one after another.
+    found: HashMap<String, Vec<u8>>,
+    /// The thread syncing and renaming the last file saved, if it may
+    /// still run: syncing overlaps the solve instead of holding it up.
+    pending: Option<JoinHandle<std::io::Result<()>>>,
 }
 
 impl TierCheckpoints {
     /// Opens the checkpoint directory `dir` of the solve `made_from`
     /// (everything that changes a record: game, variant, symmetry,
-    /// program). Nothing is created until a first file is kept, so a solve
-    /// that keeps nothing leaves nothing behind.
+    /// program), removing what a save killed before its rename left.
+    /// Nothing is created until a first file is kept, so a solve that
+    /// keeps nothing leaves nothing behind.
     ///
     /// # Errors
     /// A directory made from another solve (never resumed: its records
@@ -46,6 +84,17 @@ impl TierCheckpoints {
         let maker = dir.join("MAKER");
         let mut ready = false;
         if dir.exists() {
+            let names: Vec<String> = std::fs::read_dir(&dir)
+                .map_err(|source| DbError::Io {
+                    path: dir.clone(),
+                    source,
+                })?
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            for stale in names.iter().filter(|n| n.contains(".tmp")) {
+                let _ = std::fs::remove_file(dir.join(stale));
+            }
             let mut found = String::new();
             match topitop_files::open_regular(&maker).and_then(|f| f.take(4096).read_to_string(&mut found)) {
                 Ok(_) => {
@@ -65,18 +114,10 @@ impl TierCheckpoints {
                 // lose. Kept files without a MAKER are another matter:
                 // nothing says they belong to this solve.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    let kept = std::fs::read_dir(&dir)
-                        .map_err(|source| DbError::Io {
-                            path: dir.clone(),
-                            source,
-                        })?
-                        .filter_map(Result::ok)
-                        .any(|e| {
-                            let name = e.file_name();
-                            let name = name.to_string_lossy();
-                            name.ends_with(".tier") || name.ends_with(".bytes")
-                        });
-                    if kept {
+                    if names
+                        .iter()
+                        .any(|n| [".level", ".tier", ".bytes"].iter().any(|x| n.ends_with(x)))
+                    {
                         return Err(DbError::corrupt(
                             format!("checkpoint directory {}", dir.display()),
                             "it holds kept files but no MAKER file saying which solve made them; remove the directory to solve from the start",
@@ -91,6 +132,9 @@ impl TierCheckpoints {
             made_from: made_from.to_string(),
             ready,
             warnings: Vec::new(),
+            index: None,
+            found: HashMap::new(),
+            pending: None,
         })
     }
 
@@ -117,13 +161,15 @@ impl TierCheckpoints {
         Ok(())
     }
 
-    /// What was set aside while resuming: damaged tier files, solved again.
+    /// What was set aside while resuming: damaged files, their parts
+    /// solved again.
     pub fn warnings(&mut self) -> Vec<String> {
         std::mem::take(&mut self.warnings)
     }
 
-    /// The file of tier `name`: its name with every character other than
-    /// a letter, digit, `.`, `-` or `_` written as `%XX`.
+    /// The level file whose first part is `name`: the name with every
+    /// character other than a letter, digit, `.`, `-` or `_` written as
+    /// `%XX`.
     fn file_of(&self, name: &str) -> PathBuf {
         let mut file = String::new();
         for b in name.bytes() {
@@ -133,93 +179,179 @@ impl TierCheckpoints {
                 file.push_str(&format!("%{b:02X}"));
             }
         }
-        file.push_str(".tier");
+        file.push_str(".level");
         self.dir.join(file)
     }
 
-    /// The records of tier `name` kept by an earlier run, if its file is
+    /// The records of tier `name` kept by an earlier run, if they are
     /// there and whole (`size` records under a good checksum); a damaged
     /// file is noted in [`TierCheckpoints::warnings`] and ignored.
     pub fn load(&mut self, name: &str, size: u64) -> Option<Vec<Record>> {
-        let path = self.file_of(name);
-        let decoded = read_capped(&path, size * 2).and_then(|bytes| {
-            let Some(bytes) = bytes else { return Ok(None) };
-            let raw = unpack(&bytes, MAGIC, size, size * 2).map_err(|fault| match fault {
-                Fault::Magic => "not a tier checkpoint (bad magic or cut short)".to_string(),
-                Fault::Count(n) => format!("{n} records, but the tier has {size}"),
-                other => other.to_string(),
-            })?;
-            raw.chunks_exact(2)
-                .map(|c| {
-                    let bits = u16::from_le_bytes([c[0], c[1]]);
-                    Record::from_bits(bits).ok_or_else(|| format!("{bits:#06x} is not a record"))
-                })
-                .collect::<Result<Vec<Record>, String>>()
-                .map(Some)
-        });
-        self.noted(decoded, &path, "solving the tier again")
+        let bytes = self.take(name, size.checked_mul(2)?)?;
+        let records = bytes
+            .chunks_exact(2)
+            .map(|c| Record::from_bits(u16::from_le_bytes([c[0], c[1]])))
+            .collect::<Option<Vec<Record>>>();
+        if records.is_none() {
+            self.warnings.push(format!(
+                "{}: tier {name} holds a value that is not a record; solving it again",
+                self.dir.display()
+            ));
+        }
+        records
     }
 
-    /// Keeps the records of the finished tier `name` (written aside,
-    /// synced, renamed into place).
+    /// Keeps the records of the finished tier `name`.
     ///
     /// # Errors
-    /// The file could not be written.
+    /// This file, or the one saved before, could not be written.
     pub fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
-        self.prepare()?;
-        let raw: Vec<u8> = records.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
-        write_packed(&self.file_of(name), MAGIC, records.len() as u64, &raw)
+        self.save_level(&[(name, Part::Records(records))])
     }
 
     /// The bytes kept under `name` by [`TierCheckpoints::save_bytes`] in an
-    /// earlier run, if its file is there and whole (`len` bytes under a
-    /// good checksum); a damaged file is noted in
-    /// [`TierCheckpoints::warnings`] and ignored.
+    /// earlier run, if they are there and whole (`len` bytes under a good
+    /// checksum); a damaged file is noted and ignored.
     pub fn load_bytes(&mut self, name: &str, len: u64) -> Option<Vec<u8>> {
-        let path = self.file_of(name).with_extension("bytes");
-        let unpacked = read_capped(&path, len).and_then(|bytes| {
-            let Some(bytes) = bytes else { return Ok(None) };
-            unpack(&bytes, BYTES_MAGIC, len, len)
-                .map(Some)
-                .map_err(|fault| match fault {
-                    Fault::Magic => "not a checkpoint (bad magic or cut short)".to_string(),
-                    Fault::Count(n) => format!("{n} bytes kept, but {len} expected"),
-                    other => other.to_string(),
-                })
-        });
-        self.noted(unpacked, &path, "solving it again")
+        self.take(name, len)
     }
 
-    /// Keeps `bytes` under `name` (compressed, written aside, synced,
-    /// renamed into place): for a solve whose finished parts are not
+    /// Keeps `bytes` under `name`: for a solve whose finished parts are not
     /// tiers of records.
     ///
     /// # Errors
-    /// The file could not be written.
+    /// This file, or the one saved before, could not be written.
     pub fn save_bytes(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        self.prepare()?;
-        write_packed(
-            &self.file_of(name).with_extension("bytes"),
-            BYTES_MAGIC,
-            bytes.len() as u64,
-            bytes,
-        )
+        self.save_level(&[(name, Part::Bytes(bytes))])
     }
 
-    /// What was read from `path`; a fault noted as a warning (the part is
-    /// then done again, `then`) and read as nothing kept.
-    fn noted<T>(&mut self, read: Result<Option<T>, String>, path: &Path, then: &str) -> Option<T> {
-        read.unwrap_or_else(|why| {
-            self.warnings.push(format!("{}: {why}; {then}", path.display()));
-            None
-        })
+    /// Keeps the finished `parts` in one level file, named by the first:
+    /// written here straight from the solver's memory (no copy), then
+    /// synced and renamed into place by a thread of its own while the
+    /// solve goes on. The error of the save before, if its sync or rename
+    /// failed, is returned here instead, and nothing is written.
+    ///
+    /// # Errors
+    /// The file, or the one saved before, could not be written.
+    pub fn save_level(&mut self, parts: &[(&str, Part)]) -> std::io::Result<()> {
+        self.flush()?;
+        let Some((first, _)) = parts.first() else {
+            return Ok(());
+        };
+        self.prepare()?;
+        let path = self.file_of(first);
+        let tmp = Temp::beside(&path);
+        let written = File::create(tmp.path()).and_then(|mut file| {
+            encode(std::io::BufWriter::with_capacity(1 << 20, &mut file), parts)?;
+            Ok(file)
+        });
+        let named = |e: std::io::Error, path: &Path| {
+            std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+        };
+        let file = match written {
+            Ok(file) => file,
+            Err(e) => {
+                let _ = std::fs::remove_file(tmp.path());
+                return Err(named(e, &path));
+            }
+        };
+        self.pending = Some(std::thread::spawn(move || {
+            let done = file
+                .sync_all()
+                .and_then(|()| tmp.commit(|t| std::fs::rename(t, &path)));
+            if done.is_err() {
+                let _ = std::fs::remove_file(tmp.path());
+            }
+            done.map_err(|e| named(e, &path))
+        }));
+        Ok(())
+    }
+
+    /// Waits for the file being synced, if any, and returns its outcome.
+    ///
+    /// # Errors
+    /// It could not be synced or renamed into place.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        match self.pending.take() {
+            Some(writer) => writer
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the checkpoint writer panicked"))),
+            None => Ok(()),
+        }
+    }
+
+    /// The bytes of part `name`, `len` of them, as an earlier run kept
+    /// them; its level file is read whole the first time one of its parts
+    /// is asked for.
+    fn take(&mut self, name: &str, len: u64) -> Option<Vec<u8>> {
+        if !self.found.contains_key(name) {
+            let path = self.index().remove(name)?;
+            match read_level(&path) {
+                Ok(parts) => {
+                    for (part, bytes) in parts {
+                        self.index().remove(&part);
+                        self.found.insert(part, bytes);
+                    }
+                }
+                Err(why) => {
+                    self.index().retain(|_, p| *p != path);
+                    self.warnings.push(format!(
+                        "{} is damaged ({why}) and is ignored: its parts are solved again",
+                        path.display()
+                    ));
+                    return None;
+                }
+            }
+        }
+        let bytes = self.found.remove(name)?;
+        if bytes.len() as u64 == len {
+            return Some(bytes);
+        }
+        self.warnings.push(format!(
+            "{}: {name} was kept with {} bytes, but {len} are expected; solving it again",
+            self.dir.display(),
+            bytes.len()
+        ));
+        None
+    }
+
+    /// Where each part kept is, from the heads of the level files (read
+    /// once); a file whose head does not read is noted and ignored.
+    fn index(&mut self) -> &mut HashMap<String, PathBuf> {
+        if self.index.is_none() {
+            let mut index = HashMap::new();
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "level"))
+                .collect();
+            files.sort();
+            for path in files {
+                let head = topitop_files::open_regular(&path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|f| read_head(&mut BufReader::new(f), &mut Xxh3::new()));
+                match head {
+                    Ok(parts) => index.extend(parts.into_iter().map(|(n, _)| (n, path.clone()))),
+                    Err(why) => self.warnings.push(format!(
+                        "{} is damaged ({why}) and is ignored: its parts are solved again",
+                        path.display()
+                    )),
+                }
+            }
+            self.index = Some(index);
+        }
+        self.index.get_or_insert_with(HashMap::new)
     }
 
     /// Removes the directory: the database it was for is written.
     ///
     /// # Errors
     /// It could not be removed.
-    pub fn remove(self) -> std::io::Result<()> {
+    pub fn remove(mut self) -> std::io::Result<()> {
+        // Its outcome no longer matters: the result it would resume is written.
+        let _ = self.flush();
         match std::fs::remove_dir_all(&self.dir) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             done => done,
@@ -227,72 +359,127 @@ impl TierCheckpoints {
     }
 }
 
-/// Why a checkpoint file's bytes are not a whole checkpoint.
-#[derive(Debug, thiserror::Error)]
-enum Fault {
-    /// Another magic, or shorter than its head.
-    #[error("bad magic or cut short")]
-    Magic,
-    /// Another count than expected: the count the file records.
-    #[error("{0} kept")]
-    Count(u64),
-    /// The payload's checksum does not match.
-    #[error("checksum mismatch")]
-    Checksum,
-    /// The payload does not decompress.
-    #[error("zstd: {0}")]
-    Zstd(String),
-    /// The payload decompresses to another length.
-    #[error("decompresses to the wrong length")]
-    Length,
-}
-
-/// A checkpoint file's bytes: `magic`, `count`, the checksum of the
-/// compressed `raw`, and that compressed payload; written aside, synced
-/// and renamed into place at `path`.
-fn write_packed(path: &Path, magic: [u8; 8], count: u64, raw: &[u8]) -> std::io::Result<()> {
-    let packed = zstd::bulk::compress(raw, 3)?;
-    let mut bytes = Vec::with_capacity(HEAD + packed.len());
-    bytes.extend_from_slice(&magic);
-    bytes.extend_from_slice(&count.to_le_bytes());
-    bytes.extend_from_slice(&checksum(&packed).to_le_bytes());
-    bytes.extend_from_slice(&packed);
-    write_atomically(path, |out| out.write_all(&bytes)).map_err(std::io::Error::other)
-}
-
-/// The bytes of the regular file `path`, none when it is not there; read
-/// no further than a whole checkpoint of `raw_len` payload bytes could
-/// reach, since a longer file is damaged anyway.
-fn read_capped(path: &Path, raw_len: u64) -> Result<Option<Vec<u8>>, String> {
-    let mut bytes = Vec::new();
-    let limit = HEAD as u64 + zstd::zstd_safe::compress_bound(raw_len as usize) as u64;
-    match topitop_files::open_regular(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes)) {
-        Ok(_) => Ok(Some(bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e.to_string()),
+impl Drop for TierCheckpoints {
+    fn drop(&mut self) {
+        // No writer outlives its store; an error here has no one left to
+        // tell, and the part is solved again on resuming.
+        let _ = self.flush();
     }
 }
 
-/// The payload of a checkpoint file's `bytes`, checked: `magic`, the
-/// `count` it records, its checksum, and `raw_len` bytes once
-/// decompressed.
-fn unpack(bytes: &[u8], magic: [u8; 8], count: u64, raw_len: u64) -> Result<Vec<u8>, Fault> {
-    if bytes.len() < HEAD || bytes[..8] != magic {
-        return Err(Fault::Magic);
+/// A writer that also hashes what goes through it.
+struct Hashing<'h, W> {
+    out: W,
+    hash: &'h mut Xxh3,
+}
+
+impl<W: Write> Hashing<'_, W> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.hash.update(bytes);
+        self.out.write_all(bytes)
     }
-    let word = |k: usize| u64::from_le_bytes(bytes[k..k + 8].try_into().unwrap_or([0; 8]));
-    if word(8) != count {
-        return Err(Fault::Count(word(8)));
+}
+
+/// Writes a level file holding `parts` to `out`: the head (magic, count,
+/// each part's name and length), the parts' bytes compressed as one zstd
+/// frame, then the XXH3-64 of the head and the uncompressed bytes.
+fn encode(mut out: impl Write, parts: &[(&str, Part)]) -> std::io::Result<()> {
+    let mut hash = Xxh3::new();
+    let mut head = Hashing {
+        out: &mut out,
+        hash: &mut hash,
+    };
+    head.put(&MAGIC)?;
+    head.put(&(parts.len() as u32).to_le_bytes())?;
+    for (name, part) in parts {
+        let name = name.as_bytes();
+        let len =
+            u16::try_from(name.len()).map_err(|_| std::io::Error::other("a part's name is over 64 KiB"))?;
+        head.put(&len.to_le_bytes())?;
+        head.put(name)?;
+        head.put(&part.len().to_le_bytes())?;
     }
-    let packed = &bytes[HEAD..];
-    if checksum(packed) != word(16) {
-        return Err(Fault::Checksum);
+    let mut body = Hashing {
+        out: zstd::stream::write::Encoder::new(&mut out, LEVEL)?,
+        hash: &mut hash,
+    };
+    let mut buf = Vec::with_capacity(BYTES_PER_WRITE);
+    for (_, part) in parts {
+        match part {
+            Part::Bytes(b) => body.put(b)?,
+            Part::Records(records) => {
+                for chunk in records.chunks(BYTES_PER_WRITE / 2) {
+                    buf.clear();
+                    buf.extend(chunk.iter().flat_map(|r| r.bits().to_le_bytes()));
+                    body.put(&buf)?;
+                }
+            }
+        }
     }
-    let raw = zstd::bulk::decompress(packed, raw_len as usize).map_err(|e| Fault::Zstd(e.to_string()))?;
-    if raw.len() as u64 != raw_len {
-        return Err(Fault::Length);
+    body.out.finish()?;
+    out.write_all(&hash.digest().to_le_bytes())?;
+    out.flush()
+}
+
+/// The parts a level file's head names, with their lengths in bytes,
+/// hashed into `hash`.
+fn read_head(input: &mut impl BufRead, hash: &mut Xxh3) -> Result<Vec<(String, u64)>, String> {
+    let mut take = |n: usize| -> Result<Vec<u8>, String> {
+        let mut b = vec![0; n];
+        input.read_exact(&mut b).map_err(|_| "cut short".to_string())?;
+        hash.update(&b);
+        Ok(b)
+    };
+    if take(8)? != MAGIC {
+        return Err("not a checkpoint level file (bad magic number)".into());
     }
-    Ok(raw)
+    let word = |b: Vec<u8>| b.iter().rev().fold(0u64, |a, &x| a << 8 | u64::from(x));
+    let count = word(take(4)?);
+    if count > u64::from(MAX_PARTS) {
+        return Err(format!("its head names {count} parts"));
+    }
+    let mut parts = Vec::new();
+    for _ in 0..count {
+        let len = word(take(2)?) as usize;
+        let name = String::from_utf8(take(len)?).map_err(|_| "a part's name is not UTF-8".to_string())?;
+        parts.push((name, word(take(8)?)));
+    }
+    Ok(parts)
+}
+
+/// Every part of the level file `path`, checked: its head, the bytes its
+/// head promises (read as they come, so a head that lies runs out of
+/// data rather than memory) and the checksum.
+fn read_level(path: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut input = BufReader::new(topitop_files::open_regular(path).map_err(|e| e.to_string())?);
+    let mut hash = Xxh3::new();
+    let head = read_head(&mut input, &mut hash)?;
+    let mut body = zstd::stream::read::Decoder::with_buffer(input)
+        .map_err(|e| e.to_string())?
+        .single_frame();
+    let mut parts = Vec::with_capacity(head.len());
+    for (name, len) in head {
+        let mut bytes = Vec::new();
+        (&mut body)
+            .take(len)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("zstd: {e}"))?;
+        if bytes.len() as u64 != len {
+            return Err("cut short".into());
+        }
+        hash.update(&bytes);
+        parts.push((name, bytes));
+    }
+    if body.read(&mut [0u8; 1]).map_err(|e| format!("zstd: {e}"))? != 0 {
+        return Err("longer than its head says".into());
+    }
+    let mut rest = body.finish();
+    let mut sum = [0u8; 8];
+    rest.read_exact(&mut sum).map_err(|_| "cut short".to_string())?;
+    if u64::from_le_bytes(sum) != hash.digest() || rest.fill_buf().map_or(true, |b| !b.is_empty()) {
+        return Err("checksum mismatch".into());
+    }
+    Ok(parts)
 }
 
 #[cfg(test)]
@@ -306,30 +493,50 @@ mod tests {
     }
 
     #[test]
-    fn tiers_kept_are_resumed_and_damage_is_solved_again() {
+    fn parts_kept_are_resumed_and_damage_is_solved_again() {
         let dir = tempfile::tempdir().unwrap();
         let ckpt = dir.path().join("g_v.db.ckpt");
         let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
         assert_eq!(c.load("a", 5), None, "nothing kept yet");
         c.save("a", &records(5)).unwrap();
         c.save("x/y z", &records(300)).unwrap();
+        let level = [
+            ("l1", Part::Records(&records(7)[..])),
+            ("l2", Part::Bytes(b"bytes")),
+        ];
+        c.save_level(&level).unwrap();
+        c.save("c", &records(9)).unwrap();
+        drop(c);
         let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
-        assert_eq!(c.load("a", 5), Some(records(5)));
         assert_eq!(c.load("x/y z", 300), Some(records(300)));
-        assert!(ckpt.join("x%2Fy%20z.tier").exists());
+        assert!(ckpt.join("x%2Fy%20z.level").exists());
+        // A level's parts in any order, from one file.
+        assert_eq!(c.load_bytes("l2", 5).as_deref(), Some(&b"bytes"[..]));
+        assert_eq!(c.load("l1", 7), Some(records(7)));
+        assert!(!ckpt.join("l2.level").exists());
         // Another size, a flipped byte, a cut file: solved again, said why.
         assert_eq!(c.load("a", 6), None);
-        let file = ckpt.join("a.tier");
+        let file = ckpt.join("c.level");
         let mut bytes = std::fs::read(&file).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         std::fs::write(&file, &bytes).unwrap();
-        assert_eq!(c.load("a", 5), None);
-        std::fs::write(&file, &bytes[..10]).unwrap();
-        assert_eq!(c.load("a", 5), None);
+        assert_eq!(c.load("c", 9), None);
+        std::fs::write(ckpt.join("l1.level"), &bytes[..10]).unwrap();
+        let mut c2 = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        assert_eq!(c2.load("l1", 7), None);
         let w = c.warnings();
-        assert_eq!(w.len(), 3, "{w:?}");
-        assert!(w[1].contains("checksum mismatch"), "{w:?}");
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].contains("but 12 are expected"), "{w:?}");
+        assert!(
+            w[1].contains("checksum mismatch") && w[1].contains("c.level"),
+            "{w:?}"
+        );
+        let w = c2.warnings();
+        assert!(
+            w.iter().any(|w| w.contains("l1.level is damaged (cut short)")),
+            "{w:?}"
+        );
         // Another solve's directory is refused, naming both.
         match TierCheckpoints::open(&ckpt, "game h") {
             Err(DbError::ForeignCheckpoint { found, expected, .. }) => {
@@ -342,6 +549,19 @@ mod tests {
     }
 
     #[test]
+    fn a_save_that_cannot_be_synced_fails_the_next_save_or_the_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("g_v.db.ckpt");
+        let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        c.save("a", &records(5)).unwrap();
+        c.flush().unwrap();
+        // The directory gone under the store: the save's file cannot be made.
+        std::fs::remove_dir_all(&ckpt).unwrap();
+        assert!(c.save("b", &records(5)).is_err());
+        assert!(c.flush().is_ok(), "nothing was under way");
+    }
+
+    #[test]
     fn a_directory_without_its_maker_is_resumed_only_when_empty() {
         let dir = tempfile::tempdir().unwrap();
         let ckpt = dir.path().join("g_v.db.ckpt");
@@ -349,10 +569,14 @@ mod tests {
         let c = TierCheckpoints::open(&ckpt, "game g").unwrap();
         assert!(!ckpt.exists());
         c.remove().unwrap();
-        // An empty directory (a run killed before its MAKER) is taken up.
+        // An empty directory (a run killed before its MAKER) is taken up,
+        // and what a save killed before its rename left is removed.
         std::fs::create_dir(&ckpt).unwrap();
+        std::fs::write(ckpt.join("a.level.tmp.99999.0"), b"torn").unwrap();
         let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        assert!(!ckpt.join("a.level.tmp.99999.0").exists());
         c.save("a", &records(5)).unwrap();
+        c.flush().unwrap();
         assert_eq!(std::fs::read_to_string(ckpt.join("MAKER")).unwrap(), "game g\n");
         // Kept files with no MAKER: refused, saying what to do.
         std::fs::remove_file(ckpt.join("MAKER")).unwrap();

@@ -24,7 +24,11 @@ fn a_resumed_solve_removes_what_a_killed_one_left() {
     // checkpoint temp file.
     std::fs::write(dir.join("topitop_v1_0_2-1-2-2.db.tmp.99999"), b"partial").unwrap();
     std::fs::create_dir(dir.join("topitop_v1_0_2-1-2-2.ckpt")).unwrap();
-    std::fs::write(dir.join("topitop_v1_0_2-1-2-2.ckpt/000000000.tmp"), b"torn").unwrap();
+    std::fs::write(
+        dir.join("topitop_v1_0_2-1-2-2.ckpt/000000000.level.tmp.99999.0"),
+        b"torn",
+    )
+    .unwrap();
     // Not ours: must stay.
     std::fs::write(dir.join("notes.tmp.1"), b"keep").unwrap();
     let o = topitop(&["solve", "--budget", SMALL, "--out", dir.to_str().unwrap()]);

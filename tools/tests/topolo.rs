@@ -400,7 +400,7 @@ fn a_killed_solve_resumes_from_its_checkpoints_with_the_same_result() {
     let kept = |p: &std::path::Path| {
         std::fs::read_dir(p).map_or(0, |r| {
             r.filter_map(Result::ok)
-                .filter(|e| e.file_name().to_string_lossy().ends_with(".bytes"))
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".level"))
                 .count()
         })
     };

@@ -17,7 +17,7 @@ pub struct Detail {
     pub key: Option<&'static str>,
     /// The label of its line of text.
     pub label: &'static str,
-    /// Its line of text.
+    /// Its line of text; empty for a fact of the JSON alone.
     pub text: String,
     /// Its JSON value.
     pub json: Json,
@@ -129,7 +129,8 @@ pub fn run_with<G: Game>(game: G, args: Args, details: &dyn Details<G>) -> anyho
     if let Some(a) = &r.autogui_position {
         writeln!(out, "AutoGUI    {a}")?;
     }
-    for d in &extra {
+    // A fact with no text is for JSON alone (the drawing shows it).
+    for d in extra.iter().filter(|d| !d.text.is_empty()) {
         writeln!(out, "{:<10} {}", d.label, d.text)?;
     }
     writeln!(out)?;

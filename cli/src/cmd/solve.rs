@@ -1,14 +1,19 @@
-//! `topitop solve --game NAME`: the framework's loop-free tier solver, and
-//! the game's database.
+//! `topitop solve`: one pipeline for every game's solver. The shared part
+//! estimates and refuses what the machine cannot hold, claims the output
+//! (directory, lock, stale temporaries), keeps checkpoints, times the
+//! solve, writes each database and reports; a game's [`Solver`] does the
+//! solving and writing: the framework's loop-free tier solver
+//! ([`TierSolver`]) for any game behind the tiered interface, or a
+//! game's own.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use topitop_db::tier_checkpoint::TierCheckpoints;
 use topitop_db::tiered::{write_tiered, TieredMeta};
 use topitop_game_api::{GameOption, Record, Tiered};
-use topitop_solver::loop_free::{solve_loop_free_kept, TierStore};
+use topitop_solver::loop_free::{solve_loop_free_kept, LoopFreeSolution, TierStore};
 use topitop_solver::usage::cpu_time;
 
 use crate::common::init_threads;
@@ -24,6 +29,8 @@ pub struct Kept {
     /// When keeping starts; `None` for a grace longer than the clock can
     /// count, which keeps nothing.
     from: Option<Instant>,
+    /// Parts taken from earlier runs so far.
+    resumed: usize,
 }
 
 impl Kept {
@@ -36,6 +43,7 @@ impl Kept {
         Ok(Kept {
             files: TierCheckpoints::open(path.with_extension("ckpt"), made_from)?,
             from: Instant::now().checked_add(Duration::from_secs(grace_secs)),
+            resumed: 0,
         })
     }
 
@@ -43,6 +51,7 @@ impl Kept {
     /// (damaged, done again) said on standard error.
     pub fn load_with<T>(&mut self, read: impl FnOnce(&mut TierCheckpoints) -> Option<T>) -> Option<T> {
         let found = read(&mut self.files);
+        self.resumed += usize::from(found.is_some());
         for w in self.files.warnings() {
             eprintln!("topitop: warning: {w}");
         }
@@ -58,11 +67,24 @@ impl Kept {
         &mut self,
         write: impl FnOnce(&mut TierCheckpoints) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
-        if self.from.is_some_and(|from| Instant::now() >= from) {
+        if self.due() {
             write(&mut self.files)
         } else {
             Ok(())
         }
+    }
+
+    /// Whether the grace is over, so that what is finished is kept.
+    pub fn due(&self) -> bool {
+        self.from.is_some_and(|from| Instant::now() >= from)
+    }
+
+    /// Waits for the last file kept to be synced in place.
+    ///
+    /// # Errors
+    /// It could not be.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.files.flush()
     }
 
     /// Removes the checkpoints once the database `db` is in place.
@@ -89,122 +111,203 @@ impl TierStore for Kept {
     }
 }
 
-/// What a solve of `game` is made from, as its checkpoints record it:
-/// anything that changes a record.
-fn made_from<G: Tiered>(game: &G, symmetric: bool) -> String {
-    format!(
-        "game {}; variant {}; symmetry {}; program topitop {}",
-        game.name(),
-        game.variant(),
-        if symmetric { "on" } else { "off" },
-        crate::VERSION
-    )
+/// One database a solve writes.
+pub struct Target {
+    /// Where it goes.
+    pub path: PathBuf,
+    /// What its solve is made from, as its checkpoints record it: anything
+    /// that changes a record, so that checkpoints of another solve, or of
+    /// another build of the program, are never resumed.
+    pub made_from: String,
 }
 
-/// Runs `solve` on `game`: the framework's loop-free tier solver, with
-/// checkpoints, then the database.
+/// What a solve needs, estimated from counts alone before anything large
+/// is made.
+pub struct Needs {
+    /// Peak memory, in bytes.
+    pub memory: u64,
+    /// Disk at the peak in the output folder (checkpoints, then the
+    /// databases), in bytes.
+    pub disk: u64,
+    /// The size of the solve in words, for the messages about it, e.g.
+    /// "65,040,532 indices in 40 tiers, the largest 8,000,000".
+    pub what: String,
+}
+
+/// What solving one database found, as `solve` reports it.
+pub struct Solved {
+    /// The first line: what was solved, e.g. "game topolo variant 3x4
+    /// symmetry on".
+    pub what: String,
+    /// Positions solved by value: win, lose, tie, draw.
+    pub counts: [u64; 4],
+    /// Whether one position per symmetry class was solved.
+    pub symmetric: bool,
+    /// The size of what was solved, e.g. "65040532 indices in 40 tiers".
+    pub size: String,
+    /// The game's own lines, after the counts by value.
+    pub lines: Vec<String>,
+    /// The start position and its result, e.g. "... : win in 5".
+    pub start: String,
+    /// The largest remoteness.
+    pub max_remoteness: u16,
+    /// Bytes of the database written.
+    pub bytes: u64,
+}
+
+impl Solved {
+    /// Prints the report of the database at `path`: with `time` (how long
+    /// the solve took) when it was solved alone.
+    fn print(
+        &self,
+        out: &mut impl Write,
+        resumed: usize,
+        time: Option<&str>,
+        path: &Path,
+    ) -> std::io::Result<()> {
+        if resumed > 0 {
+            writeln!(out, "resumed {resumed} finished parts from checkpoints")?;
+        }
+        writeln!(out, "{}", self.what)?;
+        let c = self.counts;
+        writeln!(
+            out,
+            "solved {} positions{}{} ({})",
+            c.iter().sum::<u64>(),
+            if self.symmetric {
+                " (one per symmetry class)"
+            } else {
+                ""
+            },
+            time.unwrap_or(""),
+            self.size
+        )?;
+        writeln!(
+            out,
+            "by value: {} win, {} lose, {} tie, {} draw",
+            c[0], c[1], c[2], c[3]
+        )?;
+        for l in &self.lines {
+            writeln!(out, "{l}")?;
+        }
+        writeln!(out, "start position {}", self.start)?;
+        writeln!(out, "largest remoteness: {}", self.max_remoteness)?;
+        writeln!(
+            out,
+            "wrote {} ({:.1} MB)",
+            path.display(),
+            self.bytes as f64 / 1e6
+        )
+    }
+}
+
+/// A game's solver behind `solve`: the shared part around it claims the
+/// output, keeps the checkpoints and reports.
+pub trait Solver {
+    /// What messages call this solve, e.g. "topolo 3x4".
+    fn title(&self) -> String;
+
+    /// The databases it writes into `out`.
+    fn targets(&self, out: &Path) -> Vec<Target>;
+
+    /// What it will need (called once the worker threads are set).
+    ///
+    /// # Errors
+    /// A game too large to solve here at all, said with what it would take.
+    fn needs(&mut self) -> anyhow::Result<Needs>;
+
+    /// Solves every target, resuming from and keeping finished parts in
+    /// its checkpoints (`kept`, one a target, in the order of
+    /// [`Solver::targets`]), with a progress bar.
+    ///
+    /// # Errors
+    /// A checkpoint that cannot be written, or the solver's own.
+    fn solve(&mut self, kept: &mut [Kept]) -> anyhow::Result<()>;
+
+    /// Writes the database of target `k` to `path` at zstd `level`.
+    ///
+    /// # Errors
+    /// The database cannot be written.
+    fn write(&mut self, k: usize, path: &Path, level: i32) -> anyhow::Result<Solved>;
+}
+
+/// Runs `solve` with `solver`: refuses what the machine cannot hold, takes
+/// every target's lock (all or none), clears what killed writers left,
+/// solves with checkpoints, then writes and reports each database.
 ///
 /// # Errors
-/// A game too large to index, options it refuses, a failed write.
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+/// Those of the solver, an output that cannot be claimed or written, or a
+/// solve the machine cannot hold.
+pub fn run_solver(solver: &mut dyn Solver, args: &Args) -> anyhow::Result<()> {
     init_threads(args.threads)?;
-    let symmetric = !args.rules.options.has(NO_SYMMETRY.name);
-    anyhow::ensure!(
-        !game.tiers().is_empty(),
-        "{} {} is too large to solve strongly here (its positions cannot be indexed); play and query it without a database",
-        game.name(),
-        game.variant()
-    );
+    let needs = solver.needs()?;
+    check_memory(&solver.title(), &needs, args.ignore_memory_estimate)?;
     create_out_dir(&args.out)?;
-    let path = super::db_path(&game, &args.out);
-    anyhow::ensure!(
-        !path.is_dir(),
-        "{} is a directory: solve writes its database there; remove it or choose another --out",
-        path.display()
-    );
-    let needs = topitop_solver::estimate::estimate(&game);
-    let slots = needs.indices;
-    check_memory(&game, &needs, args.ignore_memory_estimate)?;
-    // The compressed database takes well under half a byte an index
-    // (1.9 MB for the 65 M indices of 3x4), and so do the checkpoints,
-    // which are there with it until it is written: a bound, not an
-    // estimate.
+    let targets = solver.targets(&args.out);
+    if let Some(t) = targets.iter().find(|t| t.path.is_dir()) {
+        anyhow::bail!(
+            "{} is a directory: solve writes its database there; remove it or choose another --out",
+            t.path.display()
+        );
+    }
     topitop_files::ensure_space(
         &args.out,
-        slots + (2 << 20),
+        needs.disk,
         "this solve (checkpoints, then the database)",
     )?;
-    let lock = SolveLock::take(&path)?;
-    topitop_db::remove_stale_temps(&path)?;
+    let mut locks = Vec::with_capacity(targets.len());
+    for t in &targets {
+        match SolveLock::take(&t.path) {
+            Ok(lock) => locks.push(lock),
+            Err(e) => {
+                locks.into_iter().for_each(SolveLock::release);
+                return Err(e);
+            }
+        }
+    }
+    let mut kept = targets
+        .iter()
+        .map(|t| {
+            topitop_db::remove_stale_temps(&t.path)?;
+            Kept::open(&t.path, &t.made_from, args.checkpoint_after)
+        })
+        .collect::<anyhow::Result<Vec<Kept>>>()?;
     let start = Instant::now();
-    let mut kept = Kept::open(&path, &made_from(&game, symmetric), args.checkpoint_after)?;
     let cpu_start = cpu_time();
-    let bar = CountBar::new(&format!("solving {} {}", game.name(), game.variant()), "tiers");
-    let (solution, resumed) =
-        solve_loop_free_kept(&game, symmetric, &mut kept, |d, t| bar.set(d as u64, t as u64))?;
-    bar.finish();
+    solver.solve(&mut kept)?;
     let secs = start.elapsed().as_secs_f64();
     let cpu = cpu_start
         .zip(cpu_time())
         .map(|(a, b)| b.saturating_sub(a).as_secs_f64());
-    let tiers: Vec<(String, &[Record])> = solution
-        .tiers()
-        .into_iter()
-        .map(|t| (game.tier_name(t), solution.tier(t).unwrap_or(&[])))
-        .collect();
-    let program = format!("topitop {}", crate::VERSION);
-    let (header, bytes) = write_tiered(
-        &path,
-        &TieredMeta {
-            game: game.name(),
-            variant: &game.variant(),
-            program: &program,
-            symmetric,
-            level: args.zstd_level,
-        },
-        &tiers,
-    )?;
-    // The database is in place: what it was made from goes before
-    // anything is printed, so a closed standard output leaves nothing.
-    kept.finish(&path)?;
-    lock.release();
+    let time = format!(
+        " in {secs:.1} s{}",
+        cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s"))
+    );
+    let several = targets.len() > 1;
+    let mut positions = 0;
     let mut out = std::io::stdout().lock();
-    if resumed > 0 {
-        writeln!(out, "resumed {resumed} finished tiers from checkpoints")?;
+    for (k, ((target, kept), lock)) in targets.iter().zip(kept).zip(locks).enumerate() {
+        let solved = solver.write(k, &target.path, args.zstd_level)?;
+        let resumed = kept.resumed;
+        // The database is in place: what it was made from goes before
+        // anything is printed, so a closed standard output leaves nothing.
+        kept.finish(&target.path)?;
+        lock.release();
+        positions += solved.counts.iter().sum::<u64>();
+        solved.print(&mut out, resumed, (!several).then_some(&time), &target.path)?;
+        if several {
+            writeln!(out)?;
+        }
     }
-    let c = header.counts;
-    let solved: u64 = c.iter().sum();
-    writeln!(
-        out,
-        "game {} variant {} symmetry {}",
-        game.name(),
-        game.variant(),
-        if symmetric { "on" } else { "off" }
-    )?;
-    writeln!(
-        out,
-        "solved {solved} positions{} in {secs:.1} s{} ({slots} indices in {} tiers)",
-        if symmetric {
-            " (one per symmetry class)"
-        } else {
-            ""
-        },
-        cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s")),
-        tiers.len()
-    )?;
-    writeln!(
-        out,
-        "by value: {} win, {} lose, {} tie, {} draw",
-        c[0], c[1], c[2], c[3]
-    )?;
-    let start_rec = solution.get(&game, &game.start());
-    writeln!(
-        out,
-        "start position {}: {start_rec}",
-        game.format_position(&game.start())
-    )?;
-    writeln!(out, "largest remoteness: {}", header.max_remoteness)?;
-    writeln!(out, "wrote {} ({:.1} MB)", path.display(), bytes as f64 / 1e6)?;
+    if several {
+        writeln!(
+            out,
+            "solved {} databases together{time} ({:.1} M positions/s)",
+            targets.len(),
+            positions as f64 / secs / 1e6
+        )?;
+    }
+    out.flush()?;
     Ok(())
 }
 
@@ -214,36 +317,163 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// The estimate exceeds the memory available.
-fn check_memory<G: Tiered>(
-    game: &G,
-    needs: &topitop_solver::estimate::Needs,
-    ignore: bool,
-) -> anyhow::Result<()> {
+fn check_memory(title: &str, needs: &Needs, ignore: bool) -> anyhow::Result<()> {
     let gb = |b: u64| b as f64 / 1e9;
-    let what = format!(
-        "{} indices in {} tiers, the largest {}",
-        needs.indices, needs.tiers, needs.largest
-    );
     if let Some(avail) = crate::common::available_memory().filter(|&a| needs.memory > a) {
-        if !ignore {
-            anyhow::bail!(
-                "solving {} {} needs about {:.1} GB of memory ({what}), but only {:.1} GB is available; solve a smaller variant, or pass --ignore-memory-estimate to try anyway",
-                game.name(),
-                game.variant(),
-                gb(needs.memory),
-                gb(avail)
-            );
-        }
+        anyhow::ensure!(
+            ignore,
+            "solving {title} needs about {:.1} GB of memory ({}), but only {:.1} GB is available; solve a smaller variant, or pass --ignore-memory-estimate to try anyway",
+            gb(needs.memory),
+            needs.what,
+            gb(avail)
+        );
     }
     if needs.memory >= 1 << 30 || ignore {
         eprintln!(
-            "solving {} {}: {what}; about {:.1} GB of memory at the peak",
-            game.name(),
-            game.variant(),
+            "solving {title}: {}; about {:.1} GB of memory at the peak",
+            needs.what,
             gb(needs.memory)
         );
     }
     Ok(())
+}
+
+/// "on" or "off", as `solve` reports symmetry.
+pub fn on_off(symmetric: bool) -> &'static str {
+    if symmetric {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// The framework's loop-free tier solver, for any game behind the tiered
+/// interface.
+pub struct TierSolver<G: Tiered> {
+    game: G,
+    symmetric: bool,
+    solution: Option<LoopFreeSolution<G::Tier>>,
+}
+
+impl<G: Tiered> TierSolver<G> {
+    /// The solve of `game` that `args` asks for.
+    ///
+    /// # Errors
+    /// A game whose positions cannot be indexed.
+    pub fn new(game: G, args: &Args) -> anyhow::Result<TierSolver<G>> {
+        anyhow::ensure!(
+            !game.tiers().is_empty(),
+            "{} {} is too large to solve strongly here (its positions cannot be indexed); play and query it without a database",
+            game.name(),
+            game.variant()
+        );
+        Ok(TierSolver {
+            game,
+            symmetric: !args.rules.options.has(NO_SYMMETRY.name),
+            solution: None,
+        })
+    }
+}
+
+impl<G: Tiered> Solver for TierSolver<G> {
+    fn title(&self) -> String {
+        format!("{} {}", self.game.name(), self.game.variant())
+    }
+
+    fn targets(&self, out: &Path) -> Vec<Target> {
+        let game = &self.game;
+        vec![Target {
+            path: super::db_path(game, out),
+            made_from: format!(
+                "game {}; variant {}; symmetry {}; program topitop {}",
+                game.name(),
+                game.variant(),
+                on_off(self.symmetric),
+                crate::VERSION
+            ),
+        }]
+    }
+
+    fn needs(&mut self) -> anyhow::Result<Needs> {
+        let n = topitop_solver::estimate::estimate(&self.game);
+        Ok(Needs {
+            memory: n.memory,
+            // The compressed database takes well under half a byte an
+            // index, and so do the checkpoints, which are there with it
+            // until it is written: a bound, not an estimate.
+            disk: n.indices + (2 << 20),
+            what: format!(
+                "{} indices in {} tiers, the largest {}",
+                n.indices, n.tiers, n.largest
+            ),
+        })
+    }
+
+    fn solve(&mut self, kept: &mut [Kept]) -> anyhow::Result<()> {
+        let [kept] = kept else {
+            anyhow::bail!("one database, so one checkpoint store");
+        };
+        let bar = CountBar::new(&format!("solving {}", self.title()), "tiers");
+        let (solution, _) = solve_loop_free_kept(&self.game, self.symmetric, kept, |d, t| {
+            bar.set(d as u64, t as u64)
+        })?;
+        bar.finish();
+        self.solution = Some(solution);
+        Ok(())
+    }
+
+    fn write(&mut self, _: usize, path: &Path, level: i32) -> anyhow::Result<Solved> {
+        let game = &self.game;
+        let solution = self
+            .solution
+            .take()
+            .ok_or_else(|| anyhow::anyhow!("nothing solved to write"))?;
+        let tiers: Vec<(String, &[Record])> = solution
+            .tiers()
+            .into_iter()
+            .map(|t| (game.tier_name(t), solution.tier(t).unwrap_or(&[])))
+            .collect();
+        let program = format!("topitop {}", crate::VERSION);
+        let (header, bytes) = write_tiered(
+            path,
+            &TieredMeta {
+                game: game.name(),
+                variant: &game.variant(),
+                program: &program,
+                symmetric: self.symmetric,
+                level,
+            },
+            &tiers,
+        )?;
+        let start = game.start();
+        Ok(Solved {
+            what: format!(
+                "game {} variant {} symmetry {}",
+                game.name(),
+                game.variant(),
+                on_off(self.symmetric)
+            ),
+            counts: header.counts,
+            symmetric: self.symmetric,
+            size: format!(
+                "{} indices in {} tiers",
+                tiers.iter().map(|(_, r)| r.len() as u64).sum::<u64>(),
+                tiers.len()
+            ),
+            lines: Vec::new(),
+            start: format!("{}: {}", game.format_position(&start), solution.get(game, &start)),
+            max_remoteness: header.max_remoteness,
+            bytes,
+        })
+    }
+}
+
+/// Runs `solve` on `game` with the framework's loop-free tier solver.
+///
+/// # Errors
+/// A game too large to index, options it refuses, a failed write.
+pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+    run_solver(&mut TierSolver::new(game, &args)?, &args)
 }
 
 /// `solve --no-symmetry`, a flag of every game whose solver can solve

@@ -18,7 +18,7 @@ pub mod solve;
 pub mod stats;
 
 use topitop_cli::cmd;
-use topitop_cli::registry::{Commands, Found};
+use topitop_cli::registry::{Commands, Shelved};
 use topitop_game_api::GameOption;
 
 use crate::options::RulesOptions;
@@ -72,7 +72,7 @@ impl Commands for Topitop {
     fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
         crosscheck::run(args)
     }
-    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found> {
-        serve::found(args)
+    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
+        serve::shelf(args)
     }
 }

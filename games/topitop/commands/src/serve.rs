@@ -5,14 +5,14 @@
 use std::sync::Arc;
 
 use topitop_cli::cmd::serve::Args;
-use topitop_cli::registry::Found;
+use topitop_cli::registry::Shelved;
 use topitop_solved::uni::catalog::Files;
 
 /// Topitop's database files of the budget `args` name.
 ///
 /// # Errors
 /// A malformed `--budget`.
-pub fn found(args: &Args) -> anyhow::Result<Found> {
+pub fn shelf(args: &Args) -> anyhow::Result<Shelved> {
     Ok(Arc::new(Files {
         budget: args.budget.parse()?,
     }))

@@ -30,8 +30,9 @@ impl Details<Rules> for Topitop {
             },
             Detail {
                 key: Some("pieces_left"),
-                label: "To place",
-                text: format!("blue buckets {blue}, red buckets {red}, smalls {small}, larges {large}"),
+                // The board's drawing says what is left to place.
+                label: "",
+                text: String::new(),
                 json: json!({"blue_buckets": blue, "red_buckets": red, "smalls": small, "larges": large}),
             },
             Detail {

@@ -16,7 +16,7 @@ pub use solve::memory::{estimate_disk, estimate_memory};
 pub use solve::order::{solve_levels, solve_order};
 pub use solve::{solve, solve_resumable, solve_together, Progress, SolveOptions};
 pub use store::{
-    file_name, path_in, read_all, write, CacheStats, CheckpointDir, Database, Header, Mmap, WriteOptions,
-    WriteSummary, DEFAULT_CACHE_BYTES,
+    file_name, path_in, read_all, write, CacheStats, Database, Header, Mmap, WriteOptions, WriteSummary,
+    DEFAULT_CACHE_BYTES,
 };
 pub use uni::response::{respond, respond_as, value_name, GameOver};

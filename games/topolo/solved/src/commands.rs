@@ -4,14 +4,13 @@
 //! [`crate::verify`].
 
 use std::io::Write;
-use std::time::Instant;
 
 use topitop_cli::cmd;
-use topitop_cli::cmd::solve::Kept;
-use topitop_cli::registry::{game, game_of_db, tiered, Commands, Found};
+use topitop_cli::cmd::solve::{run_solver, Kept, Needs, Solved, Solver, Target};
+use topitop_cli::progress::CountBar;
+use topitop_cli::registry::{game, game_of_db, tiered, Commands, Shelved};
 use topitop_db::packed::{write_packed, PackedDb};
 use topitop_game_api::{Game, GameOption, Registered};
-use topitop_solver::usage::cpu_time;
 use topitop_topolo::layout::Layout;
 use topitop_topolo::Topolo;
 
@@ -40,7 +39,15 @@ impl Commands for TopoloCommands {
         self.0.show(args)
     }
     fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
-        solve(game::<Topolo>(&args.rules)?, args)
+        let game = game::<Topolo>(&args.rules)?;
+        run_solver(
+            &mut TopoloSolver {
+                game,
+                plan: None,
+                solved: None,
+            },
+            &args,
+        )
     }
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
         let g: Topolo = game_of_db(&args.db)?;
@@ -78,18 +85,9 @@ impl Commands for TopoloCommands {
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         self.0.canonical(args)
     }
-    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Found> {
+    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
         self.0.serve(args)
     }
-}
-
-/// What a solve is made from, as its checkpoints record it.
-fn made_from(game: &Topolo) -> String {
-    format!(
-        "game topolo; variant {}; solver topolo-solved; program topitop {}",
-        Game::variant(game),
-        topitop_cli::VERSION
-    )
 }
 
 impl Store for Kept {
@@ -105,112 +103,113 @@ impl Store for Kept {
 /// (docs/topolo.md): for the estimates of boards too large to solve.
 const RATE: f64 = 78e6;
 
-fn solve(game: Topolo, args: cmd::solve::Args) -> anyhow::Result<()> {
-    topitop_cli::common::init_threads(args.threads)?;
-    let variant = Game::variant(&game);
-    // From counts alone, before anything large is made.
-    let threads = rayon::current_num_threads();
-    let (estimated, need) = estimate(&Layout::unshared(game), threads);
-    let Some(layout) = Layout::of(game) else {
-        anyhow::bail!(
-            "topolo {variant} is too large to solve strongly here: about {estimated:.1e} symmetry classes of positions, which would need about {:.1e} GB of memory, a database of about {:.1e} GB and about {:.1e} CPU-hours at this program's rate on 4x4 ({:.0} M classes a CPU-second); positions are indexed up to {} cells. Play and query it without a database",
-            need / 1e9,
-            estimated / 5e9,
-            estimated / RATE / 3600.0,
-            RATE / 1e6,
-            topitop_topolo::layout::MAX_INDEXED_CELLS
-        );
-    };
-    // The board can be indexed: its plan gives the exact count of
-    // indices and the memory from it, where the estimate above only
-    // approximates the symmetry classes.
-    let plan = Plan::new(layout);
-    let indices = plan.indices();
-    let need = plan.memory(threads);
-    let available = topitop_cli::common::available_memory();
-    if !args.ignore_memory_estimate {
-        if let Some(avail) = available.filter(|&a| need > a) {
+/// Topolo's own solver behind the shared solve.
+struct TopoloSolver {
+    game: Topolo,
+    /// Made by [`Solver::needs`], once the board is known to fit.
+    plan: Option<Plan>,
+    solved: Option<crate::solve::Solved>,
+}
+
+impl TopoloSolver {
+    fn plan(&self) -> anyhow::Result<&Plan> {
+        self.plan
+            .as_ref()
+            .ok_or_else(|| anyhow::anyhow!("topolo's plan is made before solving"))
+    }
+}
+
+impl Solver for TopoloSolver {
+    fn title(&self) -> String {
+        format!("topolo {}", Game::variant(&self.game))
+    }
+
+    fn targets(&self, out: &std::path::Path) -> Vec<Target> {
+        vec![Target {
+            path: cmd::db_path(&self.game, out),
+            made_from: format!(
+                "game topolo; variant {}; solver topolo-solved; program topitop {}",
+                Game::variant(&self.game),
+                topitop_cli::VERSION
+            ),
+        }]
+    }
+
+    fn needs(&mut self) -> anyhow::Result<Needs> {
+        let variant = Game::variant(&self.game);
+        // From counts alone, before anything large is made.
+        let threads = rayon::current_num_threads();
+        let (estimated, need) = estimate(&Layout::unshared(self.game), threads);
+        let Some(layout) = Layout::of(self.game) else {
             anyhow::bail!(
-                "solving topolo {variant} needs about {:.1} GB of memory ({indices} indices, about {:.1} GB of values), but only {:.1} GB is available; solve a smaller board, or pass --ignore-memory-estimate to try anyway",
-                need as f64 / 1e9,
-                indices as f64 / 5e9,
-                avail as f64 / 1e9
+                "topolo {variant} is too large to solve strongly here: about {estimated:.1e} symmetry classes of positions, which would need about {:.1e} GB of memory, a database of about {:.1e} GB and about {:.1e} CPU-hours at this program's rate on 4x4 ({:.0} M classes a CPU-second); positions are indexed up to {} cells. Play and query it without a database",
+                need / 1e9,
+                estimated / 5e9,
+                estimated / RATE / 3600.0,
+                RATE / 1e6,
+                topitop_topolo::layout::MAX_INDEXED_CELLS
             );
-        }
+        };
+        // The board can be indexed: its plan gives the exact count of
+        // indices and the memory from it, where the estimate above only
+        // approximates the symmetry classes.
+        let plan = Plan::new(layout);
+        let indices = plan.indices();
+        let needs = Needs {
+            memory: plan.memory(threads),
+            // The database, and the checkpoints beside it until it is
+            // written (two bits a value).
+            disk: indices / 5 + indices / 4 + (2 << 20),
+            what: format!(
+                "{indices} indices, about {:.1} GB of values and a database of about as much",
+                indices as f64 / 5e9
+            ),
+        };
+        self.plan = Some(plan);
+        Ok(needs)
     }
-    if need >= 1 << 30 {
-        eprintln!(
-            "solving topolo {variant}: {indices} indices, about {:.1} GB of memory at the peak and a database of about {:.1} GB",
-            need as f64 / 1e9,
-            indices as f64 / 5e9
-        );
+
+    fn solve(&mut self, kept: &mut [Kept]) -> anyhow::Result<()> {
+        let [kept] = kept else {
+            anyhow::bail!("one database, so one checkpoint store");
+        };
+        let bar = CountBar::new(&format!("solving {}", self.title()), "full first classes");
+        self.solved = Some(crate::solve::solve(self.plan()?, kept, &|d, t| bar.set(d, t))?);
+        bar.finish();
+        Ok(())
     }
-    topitop_cli::solve_lock::create_out_dir(&args.out)?;
-    let path = cmd::db_path(&game, &args.out);
-    anyhow::ensure!(
-        !path.is_dir(),
-        "{} is a directory: solve writes its database there; remove it or choose another --out",
-        path.display()
-    );
-    // The database, and the checkpoints beside it until it is written
-    // (two bits a value).
-    topitop_files::ensure_space(
-        &args.out,
-        indices / 5 + indices / 4 + (2 << 20),
-        "this solve (checkpoints, then the database)",
-    )?;
-    let lock = topitop_cli::solve_lock::SolveLock::take(&path)?;
-    topitop_db::remove_stale_temps(&path)?;
-    let start = Instant::now();
-    let cpu_start = cpu_time();
-    let mut kept = Kept::open(&path, &made_from(&game), args.checkpoint_after)?;
-    let bar =
-        topitop_cli::progress::CountBar::new(&format!("solving topolo {variant}"), "full first classes");
-    let solved = crate::solve::solve(&plan, &mut kept, &|d, t| bar.set(d, t))?;
-    bar.finish();
-    let secs = start.elapsed().as_secs_f64();
-    let cpu = cpu_start
-        .zip(cpu_time())
-        .map(|(a, b)| b.saturating_sub(a).as_secs_f64());
-    let mut header = solved.header;
-    header.game = "topolo".into();
-    header.variant = variant.clone();
-    header.program = format!("topitop {}", topitop_cli::VERSION);
-    let header = write_packed(&path, header, &solved.data)?;
-    kept.finish(&path)?;
-    lock.release();
-    let bytes = header.encoded_len() + header.data_len();
-    let c = header.counts();
-    let positions: u64 = header.tiers.iter().map(|t| t.positions).sum();
-    let mut out = std::io::stdout().lock();
-    if solved.resumed > 0 {
-        writeln!(out, "resumed {} finished parts from checkpoints", solved.resumed)?;
+
+    fn write(&mut self, _: usize, path: &std::path::Path, _level: i32) -> anyhow::Result<Solved> {
+        let solved = self
+            .solved
+            .take()
+            .ok_or_else(|| anyhow::anyhow!("nothing solved to write"))?;
+        let plan = self.plan()?;
+        let mut header = solved.header;
+        header.game = "topolo".into();
+        header.variant = Game::variant(&self.game);
+        header.program = format!("topitop {}", topitop_cli::VERSION);
+        let header = write_packed(path, header, &solved.data)?;
+        let game = &self.game;
+        Ok(Solved {
+            what: format!("game topolo variant {} symmetry on", header.variant),
+            counts: header.counts(),
+            symmetric: true,
+            size: format!("{} indices in {} tiers", plan.indices(), plan.tiers().len()),
+            lines: vec![format!(
+                "reachable positions: {}",
+                header.tiers.iter().map(|t| t.positions).sum::<u64>()
+            )],
+            start: format!(
+                "{}: {} {}",
+                game.format_position(&game.start()),
+                solved.start.name(),
+                game.shape().cells()
+            ),
+            max_remoteness: header.max_remoteness,
+            bytes: header.encoded_len() + header.data_len(),
+        })
     }
-    writeln!(out, "game topolo variant {variant} symmetry on")?;
-    writeln!(
-        out,
-        "solved {} positions (one per symmetry class) in {secs:.1} s{} ({} indices in {} tiers)",
-        c.iter().sum::<u64>(),
-        cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s")),
-        plan.indices(),
-        plan.tiers().len()
-    )?;
-    writeln!(
-        out,
-        "by value: {} win, {} lose, {} tie, {} draw",
-        c[0], c[1], c[2], c[3]
-    )?;
-    writeln!(out, "reachable positions: {positions}")?;
-    let cells = u32::from(game.shape().cells());
-    writeln!(
-        out,
-        "start position {}: {} {cells}",
-        game.format_position(&game.start()),
-        solved.start.name()
-    )?;
-    writeln!(out, "largest remoteness: {}", header.max_remoteness)?;
-    writeln!(out, "wrote {} ({:.1} MB)", path.display(), bytes as f64 / 1e6)?;
-    Ok(())
 }
 
 fn verify(game: Topolo, path: &std::path::Path, args: cmd::verify::Args) -> anyhow::Result<()> {
@@ -228,7 +227,7 @@ fn verify(game: Topolo, path: &std::path::Path, args: cmd::verify::Args) -> anyh
         h.tiers.len(),
         h.program
     )?;
-    let bar = topitop_cli::progress::CountBar::new("checksums", "blocks");
+    let bar = CountBar::new("checksums", "blocks");
     db.verify_blocks(|d, t| bar.set(d as u64, t as u64))?;
     bar.finish();
     writeln!(out, "checksums: header and every block intact")?;
@@ -239,7 +238,7 @@ fn verify(game: Topolo, path: &std::path::Path, args: cmd::verify::Args) -> anyh
         anyhow::bail!("topolo {} cannot be indexed", Game::variant(&game));
     };
     let plan = Plan::new(layout);
-    let bar = topitop_cli::progress::CountBar::new("checking", "full first classes");
+    let bar = CountBar::new("checking", "full first classes");
     let found = crate::verify::verify(&plan, &db, args.show, &|d, t| bar.set(d, t))?;
     bar.finish();
     writeln!(

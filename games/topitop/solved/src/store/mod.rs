@@ -1,7 +1,6 @@
 //! Topitop's position databases: one file per (ruleset, variant, budget)
 //! holding the value and remoteness of every position, in zstd-compressed
-//! blocks with checksums, and its solve checkpoints. The format is
-//! specified in `db/FORMAT.md`.
+//! blocks with checksums. The format is specified in `db/FORMAT.md`.
 //!
 //! A [`Database`] reads from any bytes (`D: AsRef<[u8]>`): a file read into
 //! memory ([`Database::open`], safe whatever happens to the file), a memory
@@ -11,7 +10,6 @@
 
 mod block;
 mod cache;
-pub mod checkpoint;
 pub mod database;
 pub mod gamesman_classic;
 pub mod header;
@@ -26,7 +24,6 @@ use topitop_game_api::Game;
 use topitop_rules::Rules;
 
 pub use cache::CacheStats;
-pub use checkpoint::CheckpointDir;
 pub use database::{Database, DEFAULT_CACHE_BYTES};
 pub use header::Header;
 pub use memmap2::Mmap;
