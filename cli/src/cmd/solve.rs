@@ -22,7 +22,7 @@ use crate::progress::CountBar;
 use crate::solve_lock::{create_out_dir, SolveLock};
 
 /// The checkpoints of a solve, kept from the end of its grace on: the
-/// store of every game's tier solver and of Topolo's own.
+/// store of every solver, the framework's and a game's own.
 pub struct Kept {
     /// The checkpoint directory.
     files: TierCheckpoints,
@@ -136,8 +136,8 @@ pub struct Needs {
 
 /// What solving one database found, as `solve` reports it.
 pub struct Solved {
-    /// The first line: what was solved, e.g. "game topolo variant 3x4
-    /// symmetry on".
+    /// The first line: what was solved, "game NAME variant VARIANT
+    /// symmetry on" as the tier solver writes it.
     pub what: String,
     /// Positions solved by value: win, lose, tie, draw.
     pub counts: [u64; 4],
@@ -204,7 +204,7 @@ impl Solved {
 /// A game's solver behind `solve`: the shared part around it claims the
 /// output, keeps the checkpoints and reports.
 pub trait Solver {
-    /// What messages call this solve, e.g. "topolo 3x4".
+    /// What messages call this solve: the game and its variant.
     fn title(&self) -> String;
 
     /// The databases it writes into `out`.
@@ -508,9 +508,9 @@ pub struct Args {
           value_parser = clap::value_parser!(i32).range(1..=22))]
     pub zstd_level: i32,
     /// Write no checkpoint during the first SECS seconds of solving: a solve
-    /// that ends sooner leaves none behind, and from then on every level is
-    /// kept as it finishes (with those finished before). 0 keeps every
-    /// level from the start.
+    /// that ends sooner leaves none behind, and from then on what the
+    /// solver finishes (a tier, a level of tiers) is kept as it finishes.
+    /// 0 keeps everything from the start.
     #[arg(long, default_value_t = 10, value_name = "SECS")]
     pub checkpoint_after: u64,
     /// Solve even if the estimated memory exceeds what the machine has
