@@ -165,10 +165,18 @@ fn check_one<G: Game>(
 /// positions next to each other in a game's index often share most of
 /// their children (Topitop's that differ only in the forbidden slide), so
 /// most lookups are answered here, without ranking and reading the child.
-/// Direct-mapped: a position pushes out the one in its slot.
+/// Direct-mapped: a position pushes out the one in its slot. Where
+/// neighbours share few children (Topple's) it answers too few to pay for
+/// itself, and stands aside after [`MEMO_TRIAL`] lookups.
 struct Memo<P> {
     slots: Vec<Option<(P, Record)>>,
+    asked: u32,
+    answered: u32,
 }
+
+/// Lookups after which a [`Memo`] that answered fewer than half stands
+/// aside.
+const MEMO_TRIAL: u32 = 4096;
 
 /// log2 of [`Memo`]'s slots: far more than a position's children, and
 /// small enough to stay in a core's cache.
@@ -178,16 +186,26 @@ impl<P: Copy + Eq + Hash> Memo<P> {
     fn new() -> Memo<P> {
         Memo {
             slots: vec![None; 1 << MEMO_BITS],
+            asked: 0,
+            answered: 0,
         }
     }
 
     /// The record of `pos`, from here or else from `lookup` (kept).
     fn get(&mut self, pos: &P, lookup: &Lookup<'_, P>) -> Result<Record, DbError> {
+        let trial = self.asked < MEMO_TRIAL;
+        if !trial && self.answered < MEMO_TRIAL / 2 {
+            return lookup(pos);
+        }
+        self.asked += u32::from(trial);
         let mut h = Mix(0);
         pos.hash(&mut h);
         let slot = &mut self.slots[(h.finish() >> (64 - MEMO_BITS)) as usize];
         match slot {
-            Some((p, r)) if p == pos => Ok(*r),
+            Some((p, r)) if p == pos => {
+                self.answered += u32::from(trial);
+                Ok(*r)
+            }
             _ => {
                 let r = lookup(pos)?;
                 *slot = Some((*pos, r));
