@@ -81,6 +81,30 @@ pub trait Reader<G: Game>: Sync {
     /// The first damaged block, or counts the records refute.
     fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError>;
 
+    /// Bytes of memory [`Reader::loaded`] takes, when this format can read
+    /// its records whole into memory; none: it cannot, and every lookup
+    /// goes through [`Reader::lookup`].
+    fn loaded_bytes(&self) -> Option<u64> {
+        None
+    }
+
+    /// Every record read into memory, with a lookup that answers from them
+    /// as [`Reader::lookup`] answers, for a pass that looks up every
+    /// position's children (`verify`): each block is then decoded once
+    /// rather than again whenever the block cache has let it go. Calls
+    /// `progress(done, total)` in blocks. None: the format cannot (as
+    /// [`Reader::loaded_bytes`] says).
+    ///
+    /// # Errors
+    /// A damaged block.
+    fn loaded<'a>(
+        &'a self,
+        _game: &'a G,
+        _progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Option<Lookup<'a, G::Position>>, DbError> {
+        Ok(None)
+    }
+
     /// Whether games from the start come to a position, when the database
     /// tells it faster than [`Game::reachable`] asked position by position
     /// (e.g. by one forward pass over its index, made here); none: ask the
@@ -89,6 +113,9 @@ pub trait Reader<G: Game>: Sync {
         None
     }
 }
+
+/// A lookup answered from memory ([`Reader::loaded`]).
+pub type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Record, DbError> + Sync + 'a>;
 
 /// A test of reachability ([`Reader::reachable`]).
 pub type Reachable<'a, P> = Box<dyn Fn(&P) -> bool + Sync + 'a>;

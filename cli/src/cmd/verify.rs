@@ -3,14 +3,16 @@
 //! (the Bellman conditions) and the game's primitives, and every index
 //! that names no position left empty.
 
+use std::hash::{Hash, Hasher};
 use std::io::Write;
 
 use rayon::prelude::*;
-use topitop_db::Reader;
+use topitop_db::reader::Lookup;
+use topitop_db::{DbError, Reader};
 use topitop_game_api::{Game, Record};
 use topitop_solver::loop_free::negamax;
 
-use crate::common::{init_threads, DbArgs};
+use crate::common::{available_memory, init_threads, DbArgs};
 use crate::progress::CountBar;
 
 /// Runs `verify` on `db`, a database of `game`.
@@ -43,6 +45,7 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
     if args.checksums_only {
         return Ok(());
     }
+    let lookup = children_lookup(game, db, &facts)?;
     let bar = CountBar::new("checking", "tiers");
     let mut checked = 0u64;
     let mut bad: Vec<String> = Vec::new();
@@ -54,10 +57,12 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
             let found: Vec<String> = chunk
                 .par_iter()
                 .enumerate()
-                .filter_map(|(i, (pos, rec))| {
+                .map_init(Memo::new, |memo, (i, (pos, rec))| {
                     let at = || format!("{} index {}", tier.name, start + i as u64);
-                    check_one(game, db, &facts, pos.as_ref(), *rec, at).err()
+                    let lookup = |p: &G::Position| memo.get(p, &lookup);
+                    check_one(game, lookup, &facts, pos.as_ref(), *rec, at).err()
                 })
+                .flatten_iter()
                 .collect();
             checked += chunk
                 .iter()
@@ -82,13 +87,46 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
     Ok(())
 }
 
+/// How `verify` looks up children: from the records loaded whole when the
+/// format can load them and they fit in the memory available, else
+/// through [`Reader::lookup`], block by block, said on standard error
+/// since it takes several times longer.
+///
+/// # Errors
+/// A damaged block found while loading.
+fn children_lookup<'a, G: Game>(
+    game: &'a G,
+    db: &'a dyn Reader<G>,
+    facts: &topitop_db::Facts,
+) -> anyhow::Result<Lookup<'a, G::Position>> {
+    if let Some(needs) = db.loaded_bytes() {
+        if let Some(avail) = available_memory().filter(|&a| needs > a) {
+            let mb = |b: u64| b.div_ceil(1 << 20);
+            eprintln!(
+                "verify: loading {} whole needs about {} MiB, but only {} MiB is available; looking each child up block by block instead, which is slower (free memory to verify faster)",
+                facts.path.display(),
+                mb(needs),
+                mb(avail)
+            );
+        } else {
+            let bar = CountBar::new("loading", "blocks");
+            let loaded = db.loaded(game, &|done, total| bar.set(done as u64, total as u64))?;
+            bar.finish();
+            if let Some(lookup) = loaded {
+                return Ok(lookup);
+            }
+        }
+    }
+    Ok(Box::new(move |p| db.lookup(game, p)))
+}
+
 /// Checks the record `rec` stored for `pos` (none: its index, which `at`
 /// names, names no position). Such an index holds nothing in a database
 /// of records, and is not checked in one of values (it holds the value of
 /// another image).
 fn check_one<G: Game>(
     game: &G,
-    db: &dyn Reader<G>,
+    mut lookup: impl FnMut(&G::Position) -> Result<Record, DbError>,
     facts: &topitop_db::Facts,
     pos: Option<&G::Position>,
     rec: Record,
@@ -110,7 +148,7 @@ fn check_one<G: Game>(
                 let children: Result<Vec<Record>, String> = game
                     .moves(p)
                     .into_iter()
-                    .map(|m| db.lookup(game, &game.play(p, m)).map_err(|e| e.to_string()))
+                    .map(|m| lookup(&game.play(p, m)).map_err(|e| e.to_string()))
                     .collect();
                 negamax(children?).unwrap_or(Record::UNSOLVED)
             }
@@ -121,6 +159,96 @@ fn check_one<G: Game>(
     }
     let at = pos.map_or_else(at, |p| game.format_position(p));
     Err(format!("{at}  stored {rec}  expected {expected}"))
+}
+
+/// The children's records one worker looked up lately, by position: the
+/// positions next to each other in a game's index often share most of
+/// their children (Topitop's that differ only in the forbidden slide), so
+/// most lookups are answered here, without ranking and reading the child.
+/// Direct-mapped: a position pushes out the one in its slot. Where
+/// neighbours share few children (Topple's) it answers too few to pay for
+/// itself, and stands aside after [`MEMO_TRIAL`] lookups.
+struct Memo<P> {
+    slots: Vec<Option<(P, Record)>>,
+    asked: u32,
+    answered: u32,
+}
+
+/// Lookups after which a [`Memo`] that answered fewer than half stands
+/// aside.
+const MEMO_TRIAL: u32 = 4096;
+
+/// log2 of [`Memo`]'s slots: far more than a position's children, and
+/// small enough to stay in a core's cache.
+const MEMO_BITS: u32 = 10;
+
+impl<P: Copy + Eq + Hash> Memo<P> {
+    fn new() -> Memo<P> {
+        Memo {
+            slots: vec![None; 1 << MEMO_BITS],
+            asked: 0,
+            answered: 0,
+        }
+    }
+
+    /// The record of `pos`, from here or else from `lookup` (kept).
+    fn get(&mut self, pos: &P, lookup: &Lookup<'_, P>) -> Result<Record, DbError> {
+        let trial = self.asked < MEMO_TRIAL;
+        if !trial && self.answered < MEMO_TRIAL / 2 {
+            return lookup(pos);
+        }
+        self.asked += u32::from(trial);
+        let mut h = Mix(0);
+        pos.hash(&mut h);
+        let slot = &mut self.slots[(h.finish() >> (64 - MEMO_BITS)) as usize];
+        match slot {
+            Some((p, r)) if p == pos => {
+                self.answered += u32::from(trial);
+                Ok(*r)
+            }
+            _ => {
+                let r = lookup(pos)?;
+                *slot = Some((*pos, r));
+                Ok(r)
+            }
+        }
+    }
+}
+
+/// A multiplicative hash for [`Memo`]'s slots: the standard hasher's
+/// SipHash took about as long as the lookup it saves.
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_u16(&mut self, x: u16) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
 }
 
 /// Arguments of `verify`.

@@ -296,11 +296,7 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
     /// is corrupt.
     pub fn get(&self, pos: Position) -> Result<Record, DbError> {
         let key = symmetry::canonical(pos);
-        let not_here = || {
-            DbError::NotIndexable(format!(
-                "position {pos} (over the piece budget or an impossible forbidden slide)"
-            ))
-        };
+        let not_here = || not_indexable(pos);
         let n = self.index.board_number(key.board()).map_err(|_| not_here())?;
         let at = slot(key).ok_or_else(not_here)?;
         let per = u64::from(self.header.block_boards);
@@ -425,6 +421,18 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
     /// # Errors
     /// A block is corrupt or does not hold the groups the layout calls for.
     pub fn to_solution(&self, progress: impl Fn(usize, usize) + Sync) -> Result<Solution, DbError> {
+        let solution = self.records_whole(progress)?;
+        self.check_figures(&solution)?;
+        Ok(solution)
+    }
+
+    /// [`Database::to_solution`] without checking the header's figures
+    /// against the records, which the shared `verify` does not check (its
+    /// loaded and block-by-block lookups must find the same).
+    ///
+    /// # Errors
+    /// As [`Database::to_solution`], but for the figures.
+    pub(crate) fn records_whole(&self, progress: impl Fn(usize, usize) + Sync) -> Result<Solution, DbError> {
         let index = GroupIndex::new(self.header.rules.budget(), true);
         let mut records = Vec::with_capacity(index.len() as usize);
         let total = self.table.len();
@@ -449,9 +457,7 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
             )
             .in_file(&self.path));
         }
-        let solution = Solution::from_index(self.header.rules, index, records);
-        self.check_figures(&solution)?;
-        Ok(solution)
+        Ok(Solution::from_index(self.header.rules, index, records))
     }
 
     /// Checks the header's figures against the records: the counts by
@@ -509,6 +515,13 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
         }
         Ok(out)
     }
+}
+
+/// The error of a lookup of `pos`, which the index cannot number.
+pub(crate) fn not_indexable(pos: Position) -> DbError {
+    DbError::NotIndexable(format!(
+        "position {pos} (over the piece budget or an impossible forbidden slide)"
+    ))
 }
 
 thread_local! {

@@ -4,12 +4,13 @@
 //! holding its boards, a step of blocks decoded at once.
 
 use rayon::prelude::*;
-use topitop_db::reader::{Chunk, Chunks, Facts, Reachable, Reader};
+use topitop_db::reader::{Chunk, Chunks, Facts, Lookup, Reachable, Reader};
 use topitop_db::solved::TierSummary;
 use topitop_db::DbError;
 use topitop_game_api::{Game, Record};
 use topitop_rules::{symmetry, Position, Rules, Tier, Value};
 
+use super::database::not_indexable;
 use super::Database;
 
 /// Blocks decoded together (on the worker pool) into one chunk.
@@ -75,6 +76,23 @@ impl<D: AsRef<[u8]> + Sync> Reader<Rules> for Database<D> {
 
     fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError> {
         Database::verify_blocks(self, progress)
+    }
+
+    /// Two bytes a record, and about two a board for the numbering of the
+    /// groups (the rank bitmap, each group's start and board).
+    fn loaded_bytes(&self) -> Option<u64> {
+        Some(2 * self.header().records + 2 * self.index().boards())
+    }
+
+    fn loaded<'a>(
+        &'a self,
+        _game: &'a Rules,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Option<Lookup<'a, Position>>, DbError> {
+        let solution = self.records_whole(progress)?;
+        Ok(Some(Box::new(move |pos| {
+            solution.get(*pos).ok_or_else(|| not_indexable(*pos))
+        })))
     }
 
     /// One forward pass over the index, instead of a backward search from
