@@ -145,7 +145,7 @@ fn stats_report_is_well_formed_self_contained_and_complete() {
         ("draw", "draw"),
         ("primitive", "primitive"),
         ("also stored", "unplayable_stored"),
-        ("index states", "index_states"),
+        ("indices", "index_states"),
         ("GamesmanClassic slots", "gamesman_classic_slots"),
     ] {
         assert_eq!(number(figure), stats[key].to_string(), "{figure}");
