@@ -172,7 +172,8 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
         cmd::export::run(&game, &cmd::open(&game, &args.db)?, &cmd::export::Plain, args)
     }
     fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
-        cmd::stats::run(game_of_db::<G>(&args.db)?, args)
+        let game = game_of_db::<G>(&args.db)?;
+        cmd::stats::run(&game, &cmd::open(&game, &args.db)?, &cmd::stats::Plain, args)
     }
     fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
         cmd::play::run(game_of_db::<G>(&args.db)?, args)

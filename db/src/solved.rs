@@ -179,22 +179,6 @@ impl SolvedDb {
         }
     }
 
-    /// The records of tier number `t` (its place in the file), `tier`
-    /// being that tier of `game`.
-    ///
-    /// # Errors
-    /// A damaged block, or a value database of a game that does not give
-    /// the remoteness.
-    pub fn tier_records<G: Tiered>(&self, game: &G, tier: G::Tier, t: usize) -> Result<Vec<Record>, DbError> {
-        match self {
-            SolvedDb::Records(d) => d.tier_records(t),
-            SolvedDb::Values(d) => {
-                let r = remoteness(game, tier)?;
-                Ok(d.tier_values(t)?.into_iter().map(|v| Record::new(v, r)).collect())
-            }
-        }
-    }
-
     /// Checks every block's checksum, calling `progress(done, total)` in
     /// blocks; for records, also the header's counts by value and largest
     /// remoteness against a recount ([`TieredDb::verify_blocks`]). A value

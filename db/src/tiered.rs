@@ -681,23 +681,6 @@ impl TieredDb {
         self.get(&game.tier_name(game.tier_of(&pos)), game.index(&pos))
     }
 
-    /// The records of tier number `t` (its place in the header): every
-    /// block read and checked.
-    ///
-    /// # Errors
-    /// A damaged block.
-    pub fn tier_records(&self, t: usize) -> Result<Vec<Record>, DbError> {
-        let mut records = Vec::with_capacity(self.header.tiers[t].size as usize);
-        for k in 0..self.header.tiers[t].blocks.len() {
-            let b = self.block(t, k)?;
-            records.extend(
-                b.iter()
-                    .map(|&r| Record::from_bits(r).unwrap_or(Record::UNSOLVED)),
-            );
-        }
-        Ok(records)
-    }
-
     /// Every tier's records in full, by tier name: every block read and
     /// checked.
     ///

@@ -145,7 +145,7 @@ fn stats_report_is_well_formed_self_contained_and_complete() {
         ("draw", "draw"),
         ("primitive", "primitive"),
         ("also stored", "unplayable_stored"),
-        ("index states", "index_states"),
+        ("indices", "index_states"),
         ("GamesmanClassic slots", "gamesman_classic_slots"),
     ] {
         assert_eq!(number(figure), stats[key].to_string(), "{figure}");
@@ -168,9 +168,8 @@ fn stats_report_is_well_formed_self_contained_and_complete() {
         by_remoteness[0],
         serde_json::json!(["remoteness", "win", "lose", "tie"])
     );
-    for (column, key) in [(1, "win"), (2, "lose"), (3, "tie")] {
-        let sum: u64 = by_remoteness[1..]
-            .iter()
+    let sum = |rows: &[serde_json::Value], column: usize| -> u64 {
+        rows.iter()
             .map(|r| {
                 r[column]
                     .as_str()
@@ -179,8 +178,28 @@ fn stats_report_is_well_formed_self_contained_and_complete() {
                     .parse::<u64>()
                     .unwrap()
             })
-            .sum();
-        assert_eq!(sum, stats[key].as_u64().unwrap(), "{key}");
+            .sum()
+    };
+    for (column, key) in [(1, "win"), (2, "lose"), (3, "tie")] {
+        assert_eq!(
+            sum(&by_remoteness[1..], column),
+            stats[key].as_u64().unwrap(),
+            "{key}"
+        );
+    }
+    // So do the columns of the tiers table, one row a tier holding
+    // positions of play.
+    let tiers = page["tables"]["table-positions-by-tier-and-value"]
+        .as_array()
+        .unwrap();
+    for (column, key) in [
+        (1, "play_classes"),
+        (2, "win"),
+        (3, "lose"),
+        (4, "tie"),
+        (5, "draw"),
+    ] {
+        assert_eq!(sum(&tiers[1..], column), stats[key].as_u64().unwrap(), "{key}");
     }
     assert_eq!(
         by_remoteness.len() as u64 - 2,
@@ -332,7 +351,7 @@ fn stats_report_renders_in_a_headless_browser() {
     let shot = dir.join("shot.png");
     browser(&[
         format!("--screenshot={}", shot.display()),
-        "--window-size=1200,2000".to_string(),
+        "--window-size=1200,3000".to_string(),
     ])
     .expect("chromium --screenshot");
     let size = std::fs::metadata(&shot).expect("the screenshot exists").len();
@@ -351,7 +370,7 @@ fn stats_report_renders_in_a_headless_browser() {
     let [w, h, inked, total, green, red, blue] = n[..] else {
         panic!("{}", stdout(&o))
     };
-    assert_eq!((w, h), (1200, 2000));
+    assert_eq!((w, h), (1200, 3000));
     assert!(
         inked * 50 > total,
         "mostly blank: {inked} of {total} pixels not white"

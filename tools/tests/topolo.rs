@@ -374,6 +374,7 @@ fn stats_writes_an_html_report_and_never_over_its_database() {
     assert!(html.contains("Topolo 2×3: database statistics"), "{html}");
     assert!(html.contains("id=\"fig-positions-by-value-and-remoteness\""));
     assert!(html.contains("id=\"table-positions-by-tier-and-value\""));
+    assert!(html.contains("id=\"table-positions-by-remoteness\""));
     // The report's totals are the plain report's.
     let solved = text.lines().find(|l| l.starts_with("solved")).unwrap();
     let win: &str = solved.split_whitespace().nth(1).unwrap();

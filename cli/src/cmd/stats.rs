@@ -1,18 +1,19 @@
-//! `topitop stats --game NAME`: counts by value, the longest game, and the
-//! positions play reaches, with and without symmetry.
+//! `topitop stats`: counts by value, the longest game, and the positions
+//! play reaches, with and without symmetry, as text, JSON or an HTML page;
+//! written once over [`Reader`], a game adding figures of its own through
+//! [`Extras`].
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use topitop_db::SolvedDb;
-use topitop_game_api::{Record, Tiered, Value};
+use topitop_db::Reader;
+use topitop_game_api::{Game, Value};
 
-use super::open;
 use crate::common::{DbArgs, StartResult};
 use crate::output::Output;
-use crate::report;
+use crate::report::{self, grouped};
 
 /// What `stats --json` prints, the same fields for every game; a game
 /// with figures of its own adds them as `extra`, after the common ones.
@@ -51,184 +52,257 @@ pub struct Report<E: Serialize = ()> {
     pub extra: E,
 }
 
-impl<E: Serialize> Report<E> {
-    /// Prints the report: JSON, or the common figures as text followed by
-    /// `lines`, the game's own.
+/// The figures of a database every game's `stats` prints, and, for the
+/// HTML page only, the breakdowns it charts.
+#[derive(Clone, Debug, Default)]
+pub struct Counted {
+    /// Solved positions by value: win, lose, tie, draw.
+    pub counts: [u64; 4],
+    /// The most moves to the end of a game any stored position has.
+    pub largest_remoteness: u16,
+    /// Positions play reaches from the start.
+    pub positions: u64,
+    /// Their symmetry classes.
+    pub classes: u64,
+    /// Positions by remoteness, one histogram per value: win, lose, tie (a
+    /// draw has none). Page only.
+    pub by_remoteness: [Vec<u64>; 3],
+    /// The tiers holding positions, by name, with their positions by
+    /// value. Page only.
+    pub tiers: Vec<(String, [u64; 4])>,
+}
+
+/// What a game adds to `stats`: its own count of the database where it
+/// has a faster or finer one, and its own figures, printed after the
+/// common ones in the text, the JSON and the page. [`Plain`] adds nothing.
+pub trait Extras<G: Game>: Sync {
+    /// The game's own figures, flattened into the JSON after the common
+    /// ones.
+    type Own: Serialize;
+    /// Counts `db`, a database of `game`; with `detail` (the page), the
+    /// breakdowns of [`Counted`] too, which plain `stats` does not pay for.
     ///
     /// # Errors
-    /// A closed standard output.
-    pub fn print(&self, json: bool, lines: &[String]) -> anyhow::Result<()> {
-        let mut out = std::io::stdout().lock();
-        if json {
-            writeln!(out, "{}", serde_json::to_string_pretty(self)?)?;
-            return Ok(());
-        }
-        writeln!(out, "{}", self.start.line())?;
-        writeln!(out, "{}: {} {}", self.file, self.game, self.variant)?;
-        writeln!(
-            out,
-            "file size            {} bytes ({} indices)",
-            self.file_bytes, self.indices
-        )?;
-        writeln!(
-            out,
-            "solved               {} win, {} lose, {} tie, {} draw{}",
-            self.win,
-            self.lose,
-            self.tie,
-            self.draw,
-            if self.symmetric {
-                " (one per symmetry class)"
-            } else {
-                ""
-            }
-        )?;
-        writeln!(out, "largest remoteness   {}", self.largest_remoteness)?;
-        writeln!(
-            out,
-            "reachable positions  {} ({} symmetry classes)",
-            self.positions, self.classes
-        )?;
-        for l in lines {
-            writeln!(out, "{l}")?;
-        }
-        Ok(())
+    /// A damaged database.
+    fn count(&self, game: &G, db: &dyn Reader<G>, detail: bool) -> anyhow::Result<(Counted, Self::Own)>;
+    /// Lines of text after the common ones.
+    fn lines(&self, _own: &Self::Own) -> Vec<String> {
+        Vec::new()
+    }
+    /// Rows (figure, number, note) of the page's totals after the common
+    /// ones.
+    fn rows(&self, _own: &Self::Own) -> Vec<Vec<String>> {
+        Vec::new()
+    }
+    /// The page's sections between the chart of values and remoteness and
+    /// the tiers table.
+    fn sections(&self, _own: &Self::Own, _page: &mut report::Report) {}
+}
+
+/// The `stats` of a game that adds nothing to it: [`count`]'s figures.
+pub struct Plain;
+
+impl<G: Game> Extras<G> for Plain {
+    type Own = ();
+    fn count(&self, game: &G, db: &dyn Reader<G>, detail: bool) -> anyhow::Result<(Counted, ())> {
+        Ok((count(game, db, detail)?, ()))
     }
 }
 
-/// Runs `stats` on `game`.
+/// Runs `stats` on `db`, a database of `game`, with what `extras` adds.
 ///
 /// # Errors
-/// A missing or damaged database, or an output that cannot be written.
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
-    let db = open(&game, &args.db)?;
+/// A damaged database, or an output that cannot be written.
+pub fn run<G: Game, X: Extras<G>>(
+    game: &G,
+    db: &dyn Reader<G>,
+    extras: &X,
+    args: Args,
+) -> anyhow::Result<()> {
+    let facts = db.facts();
     // Opened first so a path that cannot be written fails before the work.
-    let report_out = args
+    let page_out = args
         .report
         .as_deref()
-        .map(|p| Output::open(Some(p), &[db.path()]))
+        .map(|p| Output::open(Some(p), &[&facts.path]))
         .transpose()?;
-    // Every index that names a position of play is one play reaches
-    // (the game's index promises it; Topolo's tests check it). An index
-    // may hold every position or one per symmetry class: each class is
-    // counted once, with all its positions. A database of values records
-    // the counts its solve made.
-    let (positions, classes) = db.recorded_positions().unwrap_or_else(|| {
-        game.tiers()
-            .par_iter()
-            .map(|&t| {
-                (0..game.tier_size(t))
-                    .filter_map(|i| game.position(t, i))
-                    .filter(|p| game.canonical(p) == *p)
-                    .fold((0u64, 0u64), |(a, c), p| {
-                        (a + game.images(&p).len() as u64, c + 1)
-                    })
-            })
-            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1))
-    });
-    let (g, v, _) = db.names();
-    let counts = db.counts();
-    let stored = db.tiers();
+    let (counted, own) = extras.count(game, db, page_out.is_some())?;
     let start = game.start();
-    let start_rec = db.lookup(&game, &start)?;
+    let [win, lose, tie, draw] = counted.counts;
     let r = Report {
         start: StartResult::new(
             game.format_position(&start),
             game.player_names(),
             game.player_to_move(&start),
-            start_rec,
+            db.lookup(game, &start)?,
         ),
-        file: db.path().display().to_string(),
-        game: g.to_string(),
-        variant: v.to_string(),
-        file_bytes: db.file_len(),
-        symmetric: db.symmetric(),
-        win: counts[0],
-        lose: counts[1],
-        tie: counts[2],
-        draw: counts[3],
-        largest_remoteness: db.max_remoteness(),
-        indices: stored.iter().map(|t| t.size).sum(),
-        positions,
-        classes,
-        extra: (),
+        file: facts.path.display().to_string(),
+        game: facts.game,
+        variant: facts.variant,
+        file_bytes: facts.file_len,
+        symmetric: facts.symmetric,
+        win,
+        lose,
+        tie,
+        draw,
+        largest_remoteness: counted.largest_remoteness,
+        indices: facts.tiers.iter().map(|t| t.size).sum(),
+        positions: counted.positions,
+        classes: counted.classes,
+        extra: own,
     };
-    if let Some(out) = report_out {
-        match html_report(&game, &db, &r)?.write_to(out)? {
+    if let Some(out) = page_out {
+        let tiers = facts.tiers.len() as u64;
+        match page(game, extras, &r, &counted, tiers).write_to(out)? {
             Some(path) => eprintln!("wrote {}", path.display()),
             // `--report -`: standard output holds the page, and only it.
             None => return Ok(()),
         }
     }
-    r.print(args.json, &[])
+    print(&r, args.json, &extras.lines(&r.extra))
 }
 
-/// Counts by value (win, lose, tie, draw) of the records of one tier.
-#[derive(Clone, Copy, Default)]
-struct Counts([u64; 4]);
-
-impl Counts {
-    fn add(&mut self, r: Record) {
-        if let Some(v) = r.value() {
-            self.0[v.index()] += 1;
+/// Counts `db` from its header and, where the header leaves them out (and
+/// for `detail`), one pass over its records: the positions play reaches
+/// are those of the index, each stored class counted with all its images
+/// (the game's index promises it; Topolo's tests check it).
+///
+/// # Errors
+/// A damaged database.
+pub fn count<G: Game>(game: &G, db: &dyn Reader<G>, detail: bool) -> anyhow::Result<Counted> {
+    let facts = db.facts();
+    // The header's figures, where it has them, over the pass's.
+    let from_header = |mut c: Counted| {
+        (c.counts, c.largest_remoteness) = (facts.counts, facts.max_remoteness);
+        if let Some((positions, classes)) = facts.recorded_positions {
+            (c.positions, c.classes) = (positions, classes);
         }
-    }
-
-    fn total(&self) -> u64 {
-        self.0.iter().sum()
-    }
-}
-
-/// The HTML page of `stats --report`: the totals, positions by value and
-/// remoteness, and every tier's counts, from the records themselves.
-fn html_report<G: Tiered>(game: &G, db: &SolvedDb, r: &Report) -> anyhow::Result<report::Report> {
-    let tiers = db.tiers();
-    let by_name: std::collections::HashMap<String, G::Tier> =
-        game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
-    let mut by_remoteness = vec![Vec::<u64>::new(); 3];
-    let mut add = |k: usize, rem: u16, n: u64| {
-        let at = usize::from(rem);
-        if by_remoteness[k].len() <= at {
-            by_remoteness[k].resize(at + 1, 0);
-        }
-        by_remoteness[k][at] += n;
+        c
     };
-    let mut rows = Vec::with_capacity(tiers.len());
-    for (t, summary) in tiers.iter().enumerate() {
-        let name = &summary.name;
-        let tier = *by_name
-            .get(name)
-            .ok_or_else(|| anyhow::anyhow!("tier {name} is not one of {} {}", game.name(), game.variant()))?;
-        let mut c = Counts::default();
-        match db {
-            // Its counts are in the header, one remoteness a tier.
-            SolvedDb::Values(d) => {
-                let stored = &d.header().tiers[t];
-                c.0[..3].copy_from_slice(&stored.counts);
-                let rem = game.fixed_remoteness(tier).unwrap_or(0);
-                for (k, &n) in stored.counts.iter().enumerate() {
-                    add(k, rem, n);
-                }
-            }
-            SolvedDb::Records(_) => {
-                for rec in db.tier_records(game, tier, t)? {
-                    c.add(rec);
-                    // Draws have no remoteness and are not charted.
-                    if let Some(k) = rec.value().map(Value::index).filter(|&k| k < 3) {
-                        add(k, rec.remoteness(), 1);
+    if facts.recorded_positions.is_some() && !detail {
+        return Ok(from_header(Counted::default()));
+    }
+    let recount = facts.recorded_positions.is_none();
+    // A database of values holds one at every index, those naming no
+    // position (or, with symmetry, another image) included.
+    let (values_only, symmetric) = (facts.values_only, facts.symmetric);
+    let mut all = Counted::default();
+    for (t, summary) in facts.tiers.iter().enumerate() {
+        let before = all.counts;
+        for chunk in db.chunks(game, t)? {
+            let part = chunk?
+                .par_iter()
+                .fold(Counted::default, |mut part, (pos, rec)| {
+                    let canonical = pos.as_ref().map(|p| game.canonical(p) == *p);
+                    if let (true, Some(p), Some(true)) = (recount, pos, canonical) {
+                        part.positions += game.images(p).len() as u64;
+                        part.classes += 1;
                     }
-                }
-            }
+                    let stored = !values_only || canonical.is_some_and(|c| c || !symmetric);
+                    if let (true, Some(v)) = (detail && stored, rec.value()) {
+                        part.counts[v.index()] += 1;
+                        // Draws have no remoteness and are not charted.
+                        if v != Value::Draw {
+                            add(
+                                &mut part.by_remoteness[v.index()],
+                                usize::from(rec.remoteness()),
+                                1,
+                            );
+                        }
+                    }
+                    part
+                })
+                .reduce(Counted::default, Counted::merge);
+            all = all.merge(part);
         }
-        if c.total() > 0 {
-            let mut row = vec![name.to_string(), report::grouped(c.total())];
-            row.extend(c.0.iter().map(|&n| report::grouped(n)));
-            rows.push(row);
+        let tier = [0, 1, 2, 3].map(|k| all.counts[k] - before[k]);
+        if tier.iter().sum::<u64>() > 0 {
+            all.tiers.push((summary.name.clone(), tier));
         }
     }
-    let title = format!("{} {}", game.title(), game.variant_title());
-    let mut page = report::Report::new(&format!("{title}: database statistics"));
-    page.paragraph(&format!("{}.", capitalised(&r.start.line())));
+    Ok(from_header(all))
+}
+
+impl Counted {
+    /// `o`, a count of other positions, added in (but not its tiers).
+    fn merge(mut self, o: Counted) -> Counted {
+        self.positions += o.positions;
+        self.classes += o.classes;
+        for (a, b) in self.counts.iter_mut().zip(o.counts) {
+            *a += b;
+        }
+        for (a, b) in self.by_remoteness.iter_mut().zip(o.by_remoteness) {
+            for (r, n) in b.into_iter().enumerate() {
+                add(a, r, n);
+            }
+        }
+        self
+    }
+}
+
+/// Adds `n` to `histogram` at `at`, growing it as needed.
+pub fn add(histogram: &mut Vec<u64>, at: usize, n: u64) {
+    if histogram.len() <= at {
+        histogram.resize(at + 1, 0);
+    }
+    histogram[at] += n;
+}
+
+/// Prints `r`: JSON, or the common figures as text followed by `lines`,
+/// the game's own.
+fn print<E: Serialize>(r: &Report<E>, json: bool, lines: &[String]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(r)?)?;
+        return Ok(());
+    }
+    let each = if r.symmetric {
+        " (one per symmetry class)"
+    } else {
+        ""
+    };
+    let common = [
+        r.start.line(),
+        format!("{}: {} {}", r.file, r.game, r.variant),
+        format!(
+            "file size            {} bytes ({} indices)",
+            r.file_bytes, r.indices
+        ),
+        format!(
+            "solved               {} win, {} lose, {} tie, {} draw{each}",
+            r.win, r.lose, r.tie, r.draw
+        ),
+        format!("largest remoteness   {}", r.largest_remoteness),
+        format!(
+            "reachable positions  {} ({} symmetry classes)",
+            r.positions, r.classes
+        ),
+    ];
+    for l in common.iter().chain(lines) {
+        writeln!(out, "{l}")?;
+    }
+    Ok(())
+}
+
+/// The HTML page of `stats --report`: the totals, the chart of positions
+/// by value and remoteness, the game's sections, every tier's counts, and
+/// the numbers behind the chart.
+fn page<G: Game, X: Extras<G>>(
+    game: &G,
+    extras: &X,
+    r: &Report<X::Own>,
+    c: &Counted,
+    tiers: u64,
+) -> report::Report {
+    let mut page = report::Report::new(&format!(
+        "{} {}: database statistics",
+        game.title(),
+        game.variant_title()
+    ));
+    page.paragraph(&format!(
+        "Start position {}: {}.",
+        r.start.position, r.start.result
+    ));
     let each = if r.symmetric {
         "one per symmetry class"
     } else {
@@ -239,44 +313,65 @@ fn html_report<G: Tiered>(game: &G, db: &SolvedDb, r: &Report) -> anyhow::Result
         r.file, r.game, r.variant
     ));
     page.heading("Summary");
-    let row = |figure: &str, n: String| vec![figure.to_string(), n];
-    let start = game.start();
-    let start_rec = db.lookup(game, &start)?;
+    let row = |figure: &str, n: String, note: &str| vec![figure.to_string(), n, note.to_string()];
+    let mut rows = vec![
+        row("file size (bytes)", grouped(r.file_bytes), ""),
+        row("indices", grouped(r.indices), "positions the index numbers"),
+        row("tiers", grouped(tiers), ""),
+        row("positions play reaches", grouped(r.positions), "from the start"),
+        row("their symmetry classes", grouped(r.classes), ""),
+        row("solved positions", grouped(r.win + r.lose + r.tie + r.draw), each),
+        row("win", grouped(r.win), ""),
+        row("lose", grouped(r.lose), ""),
+        row("tie", grouped(r.tie), ""),
+        row("draw", grouped(r.draw), ""),
+        row("largest remoteness", r.largest_remoteness.to_string(), ""),
+        row(&format!("start {}", r.start.position), r.start.result.clone(), ""),
+    ];
+    rows.extend(extras.rows(&r.extra));
+    page.table("Totals", &["figure", "number", "note"], &rows);
+    page.values_and_remoteness(&c.by_remoteness);
+    extras.sections(&r.extra, &mut page);
+    if !c.tiers.is_empty() {
+        page.heading("Tiers");
+        page.paragraph(&format!(
+            "Each tier of the database with its positions by value ({each})."
+        ));
+        let rows: Vec<Vec<String>> = c
+            .tiers
+            .iter()
+            .map(|(name, n)| {
+                let mut row = vec![name.clone(), grouped(n.iter().sum())];
+                row.extend(n.iter().map(|&n| grouped(n)));
+                row
+            })
+            .collect();
+        page.table(
+            "Positions by tier and value",
+            &["tier", "positions", "win", "lose", "tie", "draw"],
+            &rows,
+        );
+    }
+    // Last, so the charts come first on the screen.
+    page.heading("The numbers behind the charts");
+    let longest = c.by_remoteness.iter().map(Vec::len).max().unwrap_or(0);
+    let rows: Vec<Vec<String>> = (0..longest)
+        .map(|rem| {
+            let mut row = vec![rem.to_string()];
+            row.extend(
+                c.by_remoteness
+                    .iter()
+                    .map(|h| grouped(h.get(rem).copied().unwrap_or(0))),
+            );
+            row
+        })
+        .collect();
     page.table(
-        "Totals",
-        &["figure", "number"],
-        &[
-            row("file size (bytes)", report::grouped(r.file_bytes)),
-            row("indices", report::grouped(r.indices)),
-            row("tiers", report::grouped(tiers.len() as u64)),
-            row("positions play reaches", report::grouped(r.positions)),
-            row("their symmetry classes", report::grouped(r.classes)),
-            row(
-                "solved positions",
-                report::grouped(r.win + r.lose + r.tie + r.draw),
-            ),
-            row("win", report::grouped(r.win)),
-            row("lose", report::grouped(r.lose)),
-            row("tie", report::grouped(r.tie)),
-            row("draw", report::grouped(r.draw)),
-            row("largest remoteness", r.largest_remoteness.to_string()),
-            row(
-                &format!("start {}", game.format_position(&start)),
-                start_rec.to_string(),
-            ),
-        ],
-    );
-    page.values_and_remoteness(&by_remoteness);
-    page.heading("Tiers");
-    page.paragraph(&format!(
-        "Each tier of the database with its positions by value ({each})."
-    ));
-    page.table(
-        "Positions by tier and value",
-        &["tier", "positions", "win", "lose", "tie", "draw"],
+        "Positions by remoteness",
+        &["remoteness", "win", "lose", "tie"],
         &rows,
     );
-    Ok(page)
+    page
 }
 
 /// Arguments of `stats`.
@@ -292,11 +387,4 @@ pub struct Args {
     /// (`-`: to standard output, instead of the text or JSON).
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
-}
-
-/// `text` with its first letter upper-case.
-pub fn capitalised(text: &str) -> String {
-    let mut c = text.chars();
-    c.next()
-        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }

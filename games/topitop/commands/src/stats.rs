@@ -1,26 +1,19 @@
-//! `topitop stats`: what GamesmanOne's tier analyzer reports, from a
-//! database, as text, JSON or an HTML report with charts.
+//! Topitop's figures of `stats` ([`topitop_cli::cmd::stats`]): what
+//! GamesmanOne's tier analyzer reports, from one scan of its database's
+//! groups, and the page's heat map by pieces placed and tier scatter.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use topitop_cli::cmd::stats::capitalised;
-use topitop_cli::common::StartResult;
-use topitop_cli::report::grouped;
-use topitop_game_api::Game;
-use topitop_rules::{symmetry, Board, Budget, MoveList, Player, Position, Rules, StateIndex, Tier, Value};
-use topitop_solved::Reached;
+use topitop_cli::cmd::stats::{add, Args, Counted, Extras};
+use topitop_cli::report::{self, grouped};
+use topitop_db::Reader;
+use topitop_rules::{symmetry, Board, Budget, MoveList, Position, Rules, StateIndex, Tier, Value};
+use topitop_solved::{Database, Reached};
 use topitop_table::Record;
-
-use topitop_cli::cmd::stats::Args;
-
-/// `stats`' report with Topitop's own figures.
-type StatsReport = topitop_cli::cmd::stats::Report<Extra>;
 
 use crate::options::DbOptions;
 use crate::scan::fold_groups;
-use topitop_cli::output::Output;
-use topitop_cli::report;
 
 /// The longest game of one value, with an example.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -29,36 +22,42 @@ struct Longest {
     example: Option<String>,
 }
 
-/// The figures of the positions of play stored, one per symmetry class;
-/// by value they are the common figures of `stats`, not repeated here.
-#[derive(Clone, Debug, Default, Serialize)]
-struct Totals {
-    /// Symmetry classes of positions of play stored.
-    play_classes: u64,
-    #[serde(skip)]
-    win: u64,
-    #[serde(skip)]
-    lose: u64,
-    #[serde(skip)]
-    tie: u64,
-    #[serde(skip)]
-    draw: u64,
-    unsolved: u64,
-    /// Stored states that fail [`Position::is_valid`], left out of every
-    /// other figure.
-    unplayable_stored: u64,
-    primitive: u64,
-    moves: u64,
+/// The longest win, lose and tie, each with an example.
+#[derive(Serialize)]
+struct LongestGames {
     longest_win: Longest,
     longest_lose: Longest,
     longest_tie: Longest,
-    /// The positions games reach from the start, by value, with their
-    /// longest games: the positions of play less those no game comes to.
-    reachable: Reachable,
+}
+
+impl LongestGames {
+    /// Of the first positions found with the longest win, lose and tie.
+    fn of(found: [Option<(u16, Position)>; 3]) -> LongestGames {
+        let [longest_win, longest_lose, longest_tie] = found.map(|l| {
+            l.map_or_else(Longest::default, |(remoteness, pos)| Longest {
+                remoteness,
+                example: Some(pos.to_string()),
+            })
+        });
+        LongestGames {
+            longest_win,
+            longest_lose,
+            longest_tie,
+        }
+    }
+
+    /// Each with its value's name.
+    fn named(&self) -> [(&str, &Longest); 3] {
+        [
+            ("win", &self.longest_win),
+            ("lose", &self.longest_lose),
+            ("tie", &self.longest_tie),
+        ]
+    }
 }
 
 /// Counts of the positions play reaches from the start.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Serialize)]
 struct Reachable {
     positions: u64,
     win: u64,
@@ -66,13 +65,12 @@ struct Reachable {
     tie: u64,
     draw: u64,
     unsolved: u64,
-    longest_win: Longest,
-    longest_lose: Longest,
-    longest_tie: Longest,
+    #[serde(flatten)]
+    longest: LongestGames,
 }
 
 /// What the scan adds up, in the form cheapest to add to: counts indexed
-/// by value and the longest games as positions, turned into [`Totals`]
+/// by value and the longest games as positions, turned into [`Extra`]
 /// (examples written out) once at the end.
 #[derive(Clone, Debug, Default)]
 struct Tally {
@@ -118,48 +116,9 @@ impl Tally {
         self.reached_images += o.reached_images;
         self
     }
-
-    fn totals(&self) -> Totals {
-        let of = |l: &[Option<(u16, Position)>; 3], k: usize| {
-            l[k].map_or_else(Longest::default, |(r, pos)| Longest {
-                remoteness: r,
-                example: Some(pos.to_string()),
-            })
-        };
-        let longest = |k: usize| of(&self.longest, k);
-        let reached = |k: usize| of(&self.reached_longest, k);
-        let [rwin, rlose, rtie, rdraw, runsolved] = self.reached;
-        let reachable = Reachable {
-            positions: self.reached.iter().sum(),
-            win: rwin,
-            lose: rlose,
-            tie: rtie,
-            draw: rdraw,
-            unsolved: runsolved,
-            longest_win: reached(0),
-            longest_lose: reached(1),
-            longest_tie: reached(2),
-        };
-        let [win, lose, tie, draw, unsolved] = self.by_value;
-        Totals {
-            play_classes: self.by_value.iter().sum(),
-            win,
-            lose,
-            tie,
-            draw,
-            unsolved,
-            unplayable_stored: self.unplayable_stored,
-            primitive: self.primitive,
-            moves: self.moves,
-            longest_win: longest(0),
-            longest_lose: longest(1),
-            longest_tie: longest(2),
-            reachable,
-        }
-    }
 }
 
-/// What only the HTML report shows: the positions of play broken down by
+/// What only the HTML page shows: the positions of play broken down by
 /// value and remoteness, by value and pieces placed, and by tier. Collected
 /// only for `--report`, so plain `stats` does no extra work.
 #[derive(Clone, Debug, Default)]
@@ -170,69 +129,73 @@ struct Breakdown {
     /// Positions by pieces placed, then by value index (win, lose, tie,
     /// draw) with unsolved last.
     pieces: Vec<[u64; 5]>,
-    /// Positions by tier number (ordered, so the report is the same every run).
-    tiers: BTreeMap<u64, u64>,
+    /// Positions by tier number, then by value index as `pieces` (ordered,
+    /// so the page is the same every run).
+    tiers: BTreeMap<u64, [u64; 5]>,
 }
 
 impl Breakdown {
     fn note(&mut self, pos: Position, value: Option<Value>, remoteness: u16) {
         if let Some(i) = value.filter(|v| *v != Value::Draw).map(Value::index) {
-            bump(&mut self.remoteness[i], usize::from(remoteness));
+            add(&mut self.remoteness[i], usize::from(remoteness), 1);
         }
+        let k = value.map_or(4, Value::index);
         let board = pos.board();
         let placed = board.pieces_used().iter().map(|&p| usize::from(p)).sum::<usize>();
         if self.pieces.len() <= placed {
             self.pieces.resize(placed + 1, [0; 5]);
         }
-        self.pieces[placed][value.map_or(4, Value::index)] += 1;
-        *self.tiers.entry(Tier::of(board).number()).or_default() += 1;
+        self.pieces[placed][k] += 1;
+        self.tiers.entry(Tier::of(board).number()).or_default()[k] += 1;
     }
 
     fn merge(mut self, o: Breakdown) -> Breakdown {
         for (a, b) in self.remoteness.iter_mut().zip(o.remoteness) {
-            add_into(a, &b);
+            for (r, n) in b.into_iter().enumerate() {
+                add(a, r, n);
+            }
         }
         if self.pieces.len() < o.pieces.len() {
             self.pieces.resize(o.pieces.len(), [0; 5]);
         }
         for (a, b) in self.pieces.iter_mut().zip(o.pieces) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
+            add_into(a, &b);
         }
         for (t, n) in o.tiers {
-            *self.tiers.entry(t).or_default() += n;
+            add_into(self.tiers.entry(t).or_default(), &n);
         }
         self
     }
 }
 
-/// Adds one at `i`, growing `v` as needed.
-fn bump(v: &mut Vec<u64>, i: usize) {
-    if v.len() <= i {
-        v.resize(i + 1, 0);
-    }
-    v[i] += 1;
-}
-
-/// Adds `b` into `a` element by element, growing `a` as needed.
-fn add_into(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
-    }
+/// Adds `b` into `a` element by element.
+fn add_into(a: &mut [u64], b: &[u64]) {
     for (x, y) in a.iter_mut().zip(b) {
         *x += y;
     }
 }
 
-/// Topitop's own figures of `stats`, after the common ones.
+/// Topitop's own figures of `stats`, after the common ones: of the
+/// positions of play stored, one per symmetry class (by value, they are
+/// the common figures).
 #[derive(Serialize)]
 struct Extra {
     rules: String,
     budget: String,
     records_stored: u64,
+    /// Symmetry classes of positions of play stored.
+    play_classes: u64,
+    unsolved: u64,
+    /// Stored states that fail [`Position::is_valid`], left out of every
+    /// other figure.
+    unplayable_stored: u64,
+    primitive: u64,
+    moves: u64,
     #[serde(flatten)]
-    totals: Totals,
+    longest: LongestGames,
+    /// The positions games reach from the start, by value, with their
+    /// longest games: the positions of play less those no game comes to.
+    reachable: Reachable,
     /// Moves per non-primitive position.
     branching_factor: f64,
     /// States in our dense index.
@@ -243,138 +206,265 @@ struct Extra {
     gamesman_classic_hash_efficiency: f64,
     /// Symmetry classes / index states.
     stored_fraction: f64,
+    /// The page's breakdowns (empty without `--report`).
+    #[serde(skip)]
+    breakdown: Breakdown,
 }
 
-/// Runs `stats`.
+/// Runs `stats`: the shared command, with Topitop's scan and figures.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let db = args.db.open()?;
-    let rules = db.rules();
-    // Opened first so a path that cannot be written fails before the work.
-    let report_out = args
-        .report
-        .as_deref()
-        .map(|p| Output::open(Some(p), &[db.path()]))
-        .transpose()?;
-    let detail = report_out.is_some();
-    let reached = topitop_solved::reach(rules, db.index());
-    let (totals, breakdown) = fold_groups(
-        &db,
-        "analysing",
-        |(t, b): &mut (Tally, Breakdown), board, stored| {
-            // Group order puts each half (one side to move) in one run.
-            for half in stored.chunk_by(|x, y| x.0.turn() == y.0.turn()) {
-                tally_half(
-                    t,
-                    detail.then_some(&mut *b),
-                    rules,
-                    board,
-                    half,
-                    (&reached, db.index()),
-                );
-            }
-            Ok(())
-        },
-        |(ta, ba), (tb, bb)| (ta.merge(tb), ba.merge(bb)),
-    )?;
-    let reached_images = totals.reached_images;
-    let totals = totals.totals();
-    let slots = gamesman_classic_slots(rules.budget());
-    let index_states = db.index().len();
-    let start = rules.start();
-    let longest = [&totals.longest_win, &totals.longest_lose, &totals.longest_tie];
-    let report = StatsReport {
-        start: StartResult::new(
-            start.to_string(),
-            [Player::Blue.name(), Player::Red.name()],
-            usize::from(start.turn() == Player::Red),
-            db.get(start)?,
-        ),
-        file: db.path().display().to_string(),
-        game: rules.name().to_string(),
-        variant: rules.variant(),
-        file_bytes: db.file_len(),
-        symmetric: true,
-        win: totals.win,
-        lose: totals.lose,
-        tie: totals.tie,
-        draw: totals.draw,
-        largest_remoteness: longest.iter().map(|l| l.remoteness).max().unwrap_or(0),
-        indices: index_states,
-        positions: reached_images,
-        classes: totals.reachable.positions,
-        extra: Extra {
+    topitop_cli::cmd::stats::run(&db.rules(), &db, &Scan(&db), args)
+}
+
+/// Topitop's part of `stats`: one scan of the database's groups
+/// ([`fold_groups`]) counts the common figures and its own at once, the
+/// positions of play apart from the stored states play cannot reach.
+struct Scan<'a>(&'a Database);
+
+impl Extras<Rules> for Scan<'_> {
+    type Own = Extra;
+
+    fn count(&self, _: &Rules, _: &dyn Reader<Rules>, detail: bool) -> anyhow::Result<(Counted, Extra)> {
+        let db = self.0;
+        let rules = db.rules();
+        let reached = topitop_solved::reach(rules, db.index());
+        let (tally, breakdown) = fold_groups(
+            db,
+            "analysing",
+            |(t, b): &mut (Tally, Breakdown), board, stored| {
+                // Group order puts each half (one side to move) in one run.
+                for half in stored.chunk_by(|x, y| x.0.turn() == y.0.turn()) {
+                    tally_half(
+                        t,
+                        detail.then_some(&mut *b),
+                        rules,
+                        board,
+                        half,
+                        (&reached, db.index()),
+                    );
+                }
+                Ok(())
+            },
+            |(ta, ba), (tb, bb)| (ta.merge(tb), ba.merge(bb)),
+        )?;
+        let slots = gamesman_classic_slots(rules.budget());
+        let index_states = db.index().len();
+        let play_classes = tally.by_value.iter().sum::<u64>();
+        let [win, lose, tie, draw, unsolved] = tally.reached;
+        let counted = Counted {
+            counts: [0, 1, 2, 3].map(|k| tally.by_value[k]),
+            largest_remoteness: tally.longest.iter().flatten().map(|l| l.0).max().unwrap_or(0),
+            positions: tally.reached_images,
+            classes: tally.reached.iter().sum(),
+            by_remoteness: breakdown.remoteness.clone(),
+            tiers: breakdown
+                .tiers
+                .iter()
+                .map(|(t, n)| (t.to_string(), [n[0], n[1], n[2], n[3]]))
+                .filter(|(_, n)| n.iter().sum::<u64>() > 0)
+                .collect(),
+        };
+        let extra = Extra {
             rules: rules.ruleset().to_string(),
             budget: rules.budget().to_string(),
             records_stored: db.header().records,
-            branching_factor: totals.moves as f64 / (totals.play_classes - totals.primitive).max(1) as f64,
+            play_classes,
+            unsolved: tally.by_value[4],
+            unplayable_stored: tally.unplayable_stored,
+            primitive: tally.primitive,
+            moves: tally.moves,
+            longest: LongestGames::of(tally.longest),
+            reachable: Reachable {
+                positions: counted.classes,
+                win,
+                lose,
+                tie,
+                draw,
+                unsolved,
+                longest: LongestGames::of(tally.reached_longest),
+            },
+            branching_factor: tally.moves as f64 / (play_classes - tally.primitive).max(1) as f64,
             index_states,
             gamesman_classic_slots: slots,
             gamesman_classic_hash_efficiency: index_states as f64 / slots as f64,
-            stored_fraction: totals.play_classes as f64 / index_states as f64,
-            totals,
-        },
-    };
-    if let Some(out) = report_out {
-        match html_report(&report, &breakdown, rules.budget()).write_to(out)? {
-            Some(path) => eprintln!("wrote {}", path.display()),
-            // `--report -`: standard output holds the page, and only it.
-            None => return Ok(()),
-        }
+            stored_fraction: play_classes as f64 / index_states as f64,
+            breakdown,
+        };
+        Ok((counted, extra))
     }
-    report.print(args.json, &text_lines(&report.extra))
-}
 
-/// Topitop's own lines of `stats`, after the common ones.
-fn text_lines(x: &Extra) -> Vec<String> {
-    let t = &x.totals;
-    let r = &t.reachable;
-    let mut lines = vec![
-        format!("rules                {} budget {}", x.rules, x.budget),
-        format!("records stored       {}", x.records_stored),
-        format!(
-            "positions of play    {} classes: {} primitive{}",
-            t.play_classes,
-            t.primitive,
-            if t.unsolved > 0 {
-                format!(", {} unsolved", t.unsolved)
-            } else {
-                String::new()
+    /// Topitop's lines of `stats`, after the common ones.
+    fn lines(&self, x: &Extra) -> Vec<String> {
+        let (t, r) = (x, &x.reachable);
+        let mut lines = vec![
+            format!("rules                {} budget {}", x.rules, x.budget),
+            format!("records stored       {}", x.records_stored),
+            format!(
+                "positions of play    {} classes: {} primitive{}",
+                t.play_classes,
+                t.primitive,
+                if t.unsolved > 0 {
+                    format!(", {} unsolved", t.unsolved)
+                } else {
+                    String::new()
+                }
+            ),
+            format!(
+                "reachable by value   {} win, {} lose, {} tie, {} draw",
+                r.win, r.lose, r.tie, r.draw
+            ),
+            format!(
+                "also stored          {} states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
+                t.unplayable_stored
+            ),
+        ];
+        // Examples a game can come to: the longest of the reachable positions.
+        for (name, l) in r.longest.named() {
+            if let Some(e) = &l.example {
+                lines.push(format!("longest {name:<5}        {} (e.g. {e})", l.remoteness));
             }
-        ),
-        format!(
-            "reachable by value   {} win, {} lose, {} tie, {} draw",
-            r.win, r.lose, r.tie, r.draw
-        ),
-        format!(
-            "also stored          {} states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
-            t.unplayable_stored
-        ),
-    ];
-    // Examples a game can come to: the longest of the reachable positions.
-    for (name, l) in [
-        ("win", &r.longest_win),
-        ("lose", &r.longest_lose),
-        ("tie", &r.longest_tie),
-    ] {
-        if let Some(e) = &l.example {
-            lines.push(format!("longest {name:<5}        {} (e.g. {e})", l.remoteness));
         }
+        lines.push(format!(
+            "branching factor     {:.2} moves per non-primitive position",
+            x.branching_factor
+        ));
+        lines.push(format!(
+            "hash efficiency      our index {} states; GamesmanClassic's hash {} slots ({:.1}%)",
+            x.index_states,
+            x.gamesman_classic_slots,
+            100.0 * x.gamesman_classic_hash_efficiency
+        ));
+        lines.push(format!(
+            "symmetry             {:.1}% of indexed states stored as classes",
+            100.0 * x.stored_fraction
+        ));
+        lines
     }
-    lines.push(format!(
-        "branching factor     {:.2} moves per non-primitive position",
-        x.branching_factor
-    ));
-    lines.push(format!(
-        "hash efficiency      our index {} states; GamesmanClassic's hash {} slots ({:.1}%)",
-        x.index_states,
-        x.gamesman_classic_slots,
-        100.0 * x.gamesman_classic_hash_efficiency
-    ));
-    lines.push(format!(
-        "symmetry             {:.1}% of indexed states stored as classes",
-        100.0 * x.stored_fraction
-    ));
-    lines
+
+    /// Topitop's rows of the page's totals (figure, number, note), after the
+    /// common ones: the figures of its text lines.
+    fn rows(&self, x: &Extra) -> Vec<Vec<String>> {
+        let t = x;
+        let row = |figure: &str, n: String, note: &str| vec![figure.to_string(), n, note.to_string()];
+        let mut rows = vec![
+            row("records stored", grouped(x.records_stored), ""),
+            row(
+                "positions (classes)",
+                grouped(t.play_classes),
+                "positions of play, one per symmetry class",
+            ),
+        ];
+        if t.unsolved > 0 {
+            rows.push(row("unsolved", grouped(t.unsolved), ""));
+        }
+        rows.push(row(
+            "primitive",
+            grouped(t.primitive),
+            "positions where the game is over",
+        ));
+        rows.push(row(
+            "also stored",
+            grouped(t.unplayable_stored),
+            "states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
+        ));
+        let reach = &t.reachable;
+        rows.push(row(
+            "reachable",
+            grouped(reach.positions),
+            &format!(
+                "of them, the ones games reach from the start: {} win, {} lose, {} tie, {} draw",
+                grouped(reach.win),
+                grouped(reach.lose),
+                grouped(reach.tie),
+                grouped(reach.draw)
+            ),
+        ));
+        for (name, l) in reach.longest.named() {
+            if let Some(e) = &l.example {
+                rows.push(row(
+                    &format!("longest {name}"),
+                    l.remoteness.to_string(),
+                    &format!("e.g. {e}"),
+                ));
+            }
+        }
+        rows.push(row(
+            "branching factor",
+            format!("{:.2}", x.branching_factor),
+            "moves per non-primitive position",
+        ));
+        rows.push(row(
+            "GamesmanClassic slots",
+            grouped(x.gamesman_classic_slots),
+            "slots of GamesmanClassic's hash for this budget",
+        ));
+        rows.push(row(
+            "hash efficiency",
+            format!("{:.1}%", 100.0 * x.gamesman_classic_hash_efficiency),
+            "indices / GamesmanClassic slots",
+        ));
+        rows.push(row(
+            "symmetry",
+            format!("{:.1}%", 100.0 * x.stored_fraction),
+            "of indexed states stored as classes",
+        ));
+        rows
+    }
+
+    /// Topitop's sections of the page: positions by value and pieces placed,
+    /// and by tier against the tier's size.
+    fn sections(&self, x: &Extra, page: &mut report::Report) {
+        let (b, budget) = (&x.breakdown, self.0.rules().budget());
+        page.heading("Values through the game");
+        page.paragraph(
+            "Pieces placed (buckets, small and large sand piles on the board) never decrease in play, \
+             so they tell how far a game has gone.",
+        );
+        let mut row_labels: Vec<String> = ["win", "lose", "tie", "draw"].map(String::from).to_vec();
+        let mut cells: Vec<Vec<u64>> = (0..4).map(|v| b.pieces.iter().map(|p| p[v]).collect()).collect();
+        if x.unsolved > 0 {
+            row_labels.push("unsolved".to_string());
+            cells.push(b.pieces.iter().map(|p| p[4]).collect());
+        }
+        let col_labels: Vec<String> = (0..b.pieces.len()).map(|p| p.to_string()).collect();
+        page.heat_map(
+            "Positions by value and pieces placed",
+            "value",
+            "pieces placed",
+            &row_labels,
+            &col_labels,
+            &cells,
+        );
+
+        page.heading("Tier sizes");
+        let points: Vec<(f64, f64)> = b
+            .tiers
+            .iter()
+            .map(|(&t, n)| {
+                (
+                    Tier::from_number(t, budget).map_or(0, |t| t.size()) as f64,
+                    n.iter().sum::<u64>() as f64,
+                )
+            })
+            .collect();
+        page.paragraph(&format!(
+            "A tier is the set of boards with the same count of each kind of structure; \
+             GamesmanClassic gives each tier 82 slots per board. {} tiers hold positions of play, \
+             of {} tiers in GamesmanClassic's hash. Each point is a tier: its size against the \
+             positions stored for it, after symmetry and without the unreachable slots.",
+            points.len(),
+            Tier::reachable(budget).len()
+        ));
+        page.scatter(
+            "Tier size and positions stored",
+            "tier size (GamesmanClassic slots)",
+            "positions stored (classes)",
+            &points,
+            true,
+            true,
+        );
+    }
 }
 
 /// Adds the stored positions of one half (a board with one side to move,
@@ -461,180 +551,6 @@ fn tally_half(
             t.moves += own.max(1);
         }
     }
-}
-
-/// The rows of the totals table: figure, number, note. The figures the text
-/// output prints, in its order.
-fn total_rows(r: &StatsReport) -> Vec<Vec<String>> {
-    let x = &r.extra;
-    let t = &x.totals;
-    let row = |figure: &str, n: String, note: &str| vec![figure.to_string(), n, note.to_string()];
-    let mut rows = vec![
-        row("file size (bytes)", grouped(r.file_bytes), ""),
-        row("records stored", grouped(x.records_stored), ""),
-        row(
-            "positions (classes)",
-            grouped(t.play_classes),
-            "positions of play, one per symmetry class",
-        ),
-        row("win", grouped(t.win), ""),
-        row("lose", grouped(t.lose), ""),
-        row("tie", grouped(t.tie), ""),
-        row("draw", grouped(t.draw), ""),
-    ];
-    if t.unsolved > 0 {
-        rows.push(row("unsolved", grouped(t.unsolved), ""));
-    }
-    rows.push(row(
-        "primitive",
-        grouped(t.primitive),
-        "positions where the game is over",
-    ));
-    rows.push(row(
-        "also stored",
-        grouped(t.unplayable_stored),
-        "states play cannot reach (GamesmanClassic's hash has them; query refuses them)",
-    ));
-    let reach = &t.reachable;
-    rows.push(row(
-        "reachable",
-        grouped(reach.positions),
-        &format!(
-            "of them, the ones games reach from the start: {} win, {} lose, {} tie, {} draw",
-            grouped(reach.win),
-            grouped(reach.lose),
-            grouped(reach.tie),
-            grouped(reach.draw)
-        ),
-    ));
-    for (name, l) in [
-        ("win", &reach.longest_win),
-        ("lose", &reach.longest_lose),
-        ("tie", &reach.longest_tie),
-    ] {
-        if let Some(e) = &l.example {
-            rows.push(row(
-                &format!("longest {name}"),
-                l.remoteness.to_string(),
-                &format!("e.g. {e}"),
-            ));
-        }
-    }
-    rows.push(row(
-        "branching factor",
-        format!("{:.2}", x.branching_factor),
-        "moves per non-primitive position",
-    ));
-    rows.push(row(
-        "index states",
-        grouped(x.index_states),
-        "states in our dense index",
-    ));
-    rows.push(row(
-        "GamesmanClassic slots",
-        grouped(x.gamesman_classic_slots),
-        "slots of GamesmanClassic's hash for this budget",
-    ));
-    rows.push(row(
-        "hash efficiency",
-        format!("{:.1}%", 100.0 * x.gamesman_classic_hash_efficiency),
-        "index states / GamesmanClassic slots",
-    ));
-    rows.push(row(
-        "symmetry",
-        format!("{:.1}%", 100.0 * x.stored_fraction),
-        "of indexed states stored as classes",
-    ));
-    rows
-}
-
-/// The HTML report: the totals, then positions by value and remoteness, by
-/// value and pieces placed, and by tier.
-fn html_report(r: &StatsReport, b: &Breakdown, budget: Budget) -> report::Report {
-    let name = std::path::Path::new(&r.file)
-        .file_name()
-        .map_or_else(|| r.file.clone(), |n| n.to_string_lossy().into_owned());
-    let mut page = report::Report::new(&format!("Topitop database statistics: {name}"));
-    page.paragraph(&format!("{}.", capitalised(&r.start.line())));
-    page.paragraph(&format!(
-        "Database {}: rules {}, budget {}. Every count below is of positions of play, one per \
-         symmetry class; the {} stored states that play cannot reach are left out.",
-        r.file, r.extra.rules, r.extra.budget, r.extra.totals.unplayable_stored
-    ));
-    page.heading("Summary");
-    page.table("Totals", &["figure", "number", "note"], &total_rows(r));
-
-    page.values_and_remoteness(&b.remoteness);
-
-    page.heading("Values through the game");
-    page.paragraph(
-        "Pieces placed (buckets, small and large sand piles on the board) never decrease in play, \
-         so they tell how far a game has gone.",
-    );
-    let mut row_labels: Vec<String> = ["win", "lose", "tie", "draw"].map(String::from).to_vec();
-    let mut cells: Vec<Vec<u64>> = (0..4).map(|v| b.pieces.iter().map(|p| p[v]).collect()).collect();
-    if r.extra.totals.unsolved > 0 {
-        row_labels.push("unsolved".to_string());
-        cells.push(b.pieces.iter().map(|p| p[4]).collect());
-    }
-    let col_labels: Vec<String> = (0..b.pieces.len()).map(|p| p.to_string()).collect();
-    page.heat_map(
-        "Positions by value and pieces placed",
-        "value",
-        "pieces placed",
-        &row_labels,
-        &col_labels,
-        &cells,
-    );
-
-    page.heading("Tiers");
-    let points: Vec<(f64, f64)> = b
-        .tiers
-        .iter()
-        .map(|(&t, &n)| {
-            (
-                Tier::from_number(t, budget).map_or(0, |t| t.size()) as f64,
-                n as f64,
-            )
-        })
-        .collect();
-    page.paragraph(&format!(
-        "A tier is the set of boards with the same count of each kind of structure; \
-         GamesmanClassic gives each tier 82 slots per board. {} tiers hold positions of play, \
-         of {} tiers in GamesmanClassic's hash. Each point is a tier: its size against the \
-         positions stored for it, after symmetry and without the unreachable slots.",
-        points.len(),
-        Tier::reachable(budget).len()
-    ));
-    page.scatter(
-        "Tier size and positions stored",
-        "tier size (GamesmanClassic slots)",
-        "positions stored (classes)",
-        &points,
-        true,
-        true,
-    );
-
-    // Last, so the charts come first on the screen.
-    page.heading("The numbers behind the charts");
-    let longest = b.remoteness.iter().map(Vec::len).max().unwrap_or(0);
-    let rows: Vec<Vec<String>> = (0..longest)
-        .map(|r| {
-            let mut row = vec![r.to_string()];
-            row.extend(
-                b.remoteness
-                    .iter()
-                    .map(|h| grouped(h.get(r).copied().unwrap_or(0))),
-            );
-            row
-        })
-        .collect();
-    page.table(
-        "Positions by remoteness",
-        &["remoteness", "win", "lose", "tie"],
-        &rows,
-    );
-    page
 }
 
 /// The slots of GamesmanClassic's hash for `budget`: it has a tier for every
