@@ -2,7 +2,8 @@
 //! fixed-point solver written here from the definitions alone.
 
 use topitop_rules::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Value, Variant};
-use topitop_solved::solve::verify::verify;
+mod bellman;
+use bellman::verify;
 use topitop_solved::{solve, SolveOptions};
 use topitop_table::Record;
 

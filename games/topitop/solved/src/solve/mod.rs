@@ -21,7 +21,6 @@ use tier::solve_tier;
 pub mod memory;
 pub mod order;
 mod tier;
-pub mod verify;
 
 /// How to solve.
 #[derive(Clone, Copy, Debug)]
