@@ -16,8 +16,11 @@ pub const PREFIX: &str = "ui";
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/page.js");
 const STYLE: &str = include_str!("page/page.css");
+const ICON: &str = include_str!("page/icon.svg");
 
-/// A file of the page: `""` the page itself, `page.js`, `page.css`.
+/// A file of the page: `""` the page itself, `page.js`, `page.css`,
+/// `icon.svg` (also the server's `/favicon.ico`, which browsers ask for
+/// whatever the page says).
 pub fn asset(name: &str) -> Option<(&'static str, Bytes)> {
     match name {
         "" => Some(("text/html; charset=utf-8", Bytes::from_static(INDEX.as_bytes()))),
@@ -26,6 +29,7 @@ pub fn asset(name: &str) -> Option<(&'static str, Bytes)> {
             Bytes::from_static(SCRIPT.as_bytes()),
         )),
         "page.css" => Some(("text/css; charset=utf-8", Bytes::from_static(STYLE.as_bytes()))),
+        "icon.svg" => Some(("image/svg+xml", Bytes::from_static(ICON.as_bytes()))),
         _ => None,
     }
 }

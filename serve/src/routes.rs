@@ -276,6 +276,9 @@ impl App {
             return not_found(path);
         }
         let snapshot = self.snapshot();
+        if segments == ["favicon.ico"] {
+            return page_route(&snapshot, path, &["icon.svg"], query, stop);
+        }
         if segments.first() == Some(&page::PREFIX) {
             if let Some(p) = segments
                 .get(1)
@@ -358,14 +361,16 @@ fn page_route(
             },
             Err(reply) => reply,
         },
-        [] | ["page.js"] | ["page.css"] => match page::asset(rest.first().copied().unwrap_or("")) {
-            Some((content_type, body)) => Reply {
-                status: StatusCode::OK,
-                body,
-                content_type,
-            },
-            None => not_found(path),
-        },
+        [] | ["page.js"] | ["page.css"] | ["icon.svg"] => {
+            match page::asset(rest.first().copied().unwrap_or("")) {
+                Some((content_type, body)) => Reply {
+                    status: StatusCode::OK,
+                    body,
+                    content_type,
+                },
+                None => not_found(path),
+            }
+        }
         _ => not_found(path),
     }
 }
@@ -543,6 +548,8 @@ mod tests {
             ("/ui", "text/html"),
             ("/ui/page.js", "text/javascript"),
             ("/ui/page.css", "text/css"),
+            ("/ui/icon.svg", "image/svg+xml"),
+            ("/favicon.ico", "image/svg+xml"),
         ] {
             let reply = app.get(path, None);
             assert_eq!(reply.status, StatusCode::OK, "{path}");

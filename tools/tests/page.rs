@@ -96,10 +96,42 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     let child = mv["position"].as_str().unwrap();
     shows(&browser, child, &query(d, &topitop_rules, child));
 
+    // The address follows the game, so a reload comes back to it.
+    let address = browser.eval("return new URL(location.href).searchParams.get('p')");
+    assert_eq!(
+        address,
+        Value::from(child),
+        "the address names the position shown"
+    );
+
     // Undo, and redo from the keyboard's control.
     browser.click("#undo");
     shows(&browser, &start, &q);
     browser.click("#redo");
+    shows(&browser, child, &query(d, &topitop_rules, child));
+
+    // A position the server refuses leaves the game as it was: the board,
+    // undo, the text typed, and the reason on screen.
+    browser.type_into("#position", "hello");
+    browser.click("#position-form button[type=submit]");
+    let error = browser.wait_for(
+        "the refusal of hello",
+        "const e = document.getElementById('error'); return e.hidden ? null : e.textContent",
+    );
+    assert!(error.as_str().unwrap().contains("\"hello\""), "{error}");
+    assert_eq!(browser.eval(BOARD), Value::from(child), "the game is kept");
+    assert_eq!(
+        browser.eval("return document.getElementById('undo').disabled"),
+        Value::from(false)
+    );
+    assert_eq!(
+        browser.eval("return document.getElementById('position').value"),
+        Value::from("hello")
+    );
+    browser.open(&format!(
+        "http://{}/ui/?game=topitop&variant=regular&p={child}",
+        server.addr
+    ));
     shows(&browser, child, &query(d, &topitop_rules, child));
 
     // A position typed into the box.
@@ -137,6 +169,14 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     shows(&browser, answer, &query(d, &topolo, answer));
     let plies = browser.eval("return document.querySelectorAll('#history circle').length");
     assert_eq!(plies, 3, "the value history has the start and both moves");
+    // Looking back pauses the computer, and the status says why.
+    browser.click("#undo");
+    browser.wait_for(
+        "the computer to say it waits",
+        "return document.getElementById('status').textContent.includes('The computer waits') || null",
+    );
+    browser.click("#redo");
+    shows(&browser, answer, &query(d, &topolo, answer));
 
     let png = browser.screenshot();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");

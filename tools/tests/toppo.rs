@@ -133,6 +133,24 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
         "the new game",
         "return toppo.data && toppo.data.players.length === 2 && toppo.data.t < 5000",
     );
+    // The keys play the game, not the button just pressed.
+    let focus = browser.eval("return document.activeElement.dataset.action || null");
+    assert_eq!(focus, Value::Null, "the focus left New game");
+    // A set-up the server refuses leaves this game playing.
+    let id = browser.eval("return toppo.data.id");
+    browser.eval("document.getElementById('line-len').value = '5'; return true");
+    browser.click("[data-action=new]");
+    browser.wait_for(
+        "the refusal",
+        "return document.getElementById('said').className === 'penalty' || null",
+    );
+    let t = browser.eval("return toppo.data.t").as_f64().unwrap();
+    browser.wait_for(
+        "the old game to go on",
+        &format!("return toppo.data.t > {t} + 300 || null"),
+    );
+    assert_eq!(browser.eval("return toppo.data.id"), id, "the same game");
+    browser.eval("document.getElementById('line-len').value = '3'; return true");
     let mut penalties_seen = 0;
     let start = std::time::Instant::now();
     loop {

@@ -78,10 +78,17 @@ async function chooseVariant(i, position) {
   state.computer = [false, false];
   renderComputers();
   await start(position || object.startPosition);
+}
+
+// The address names the game, the variant and the position shown, so a
+// reload or a shared link comes back to it.
+function keepAddress() {
+  const v = state.current;
   const url = new URL(location.href);
   url.searchParams.set("game", v.game);
   url.searchParams.set("variant", v.id);
-  if (position) url.searchParams.set("p", position);
+  const p = state.history[state.at];
+  if (p !== undefined && p !== state.object.startPosition) url.searchParams.set("p", p);
   else url.searchParams.delete("p");
   history.replaceState(null, "", url);
 }
@@ -103,9 +110,16 @@ async function answerAt(i) {
   return state.answers[i];
 }
 
+function enableHistoryButtons() {
+  $("undo").disabled = state.at === 0;
+  $("redo").disabled = state.at >= state.history.length - 1;
+}
+
 async function show() {
   const ticket = ++state.request;
   clearTimeout(state.timer);
+  // Undo and redo stay live while a search works: each drops its answer.
+  enableHistoryButtons();
   // A board answered by search takes a second or two.
   if (!state.answers[state.at]) $("status").textContent = "Working out the values…";
   let r;
@@ -134,8 +148,8 @@ async function show() {
   drawBoard(r);
   listMoves(r);
   drawHistory();
-  $("undo").disabled = state.at === 0;
-  $("redo").disabled = state.at >= state.history.length - 1;
+  enableHistoryButtons();
+  keepAddress();
   computerTurn(r);
 }
 
@@ -166,10 +180,17 @@ function describe(r) {
   // 2_---------, the second player to move on an empty board).
   const never = r.reachable === false ? " No game from the start comes to this position." : "";
   if (r.estimated) {
+    const e = r.estimated;
+    // A search that saw to the end of every line knows the value, though
+    // not how many moves it takes.
+    if (e.method === "exact") {
+      return `${headline(r, turn, mover, other, "")} Found by an exact search of ${e.work} positions in ${e.budgetMs} ms; the number of moves is not known.` + never;
+    }
     // A board no database holds: the search's estimate, said to be one.
     const best = r.moves[0].estimate;
+    const a = /^[aeiou]/i.test(e.method) ? "an" : "a";
     return `${turn}Estimate, not a solved value: ${mover} expects ${Math.round(100 * best)}% ` +
-      `(a ${r.estimated.method} search, ${r.estimated.work} random games in ${r.estimated.budgetMs} ms).` + never;
+      `(${a} ${e.method} search, ${e.work} random games in ${e.budgetMs} ms).` + never;
   }
   return headline(r, turn, mover, other, inN) + never;
 }
@@ -364,8 +385,12 @@ function computerTurn(r) {
   clearTimeout(state.timer);
   const m = moverIndex(r);
   if (m === null || !state.computer[m] || !r.moves.length) return;
-  // Only at the newest position: browsing back through the game pauses it.
-  if (state.at !== state.history.length - 1) return;
+  // Only at the newest position: browsing back through the game pauses
+  // it, and the status says so rather than leave the player waiting.
+  if (state.at !== state.history.length - 1) {
+    $("status").textContent = `${describe(r)} The computer waits while you look back: Redo to the newest position, or play a move here to go on from it.`;
+    return;
+  }
   state.timer = setTimeout(() => play(r.moves[0].move), 600);
 }
 
@@ -385,7 +410,7 @@ async function drawHistory() {
   const svg = $("history");
   svg.replaceChildren();
   const rows = Math.max(answers.length, 8);
-  const most = Math.max(5, ...answers.map((a) => a.remoteness));
+  const most = Math.max(5, ...answers.filter((a) => !a.estimated).map((a) => a.remoteness));
   const W = 320, row = 14, top = 18, left = 26, H = top + rows * row + 8;
   const mid = left + (W - left) / 2, half = (W - left) / 2 - 10;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -400,7 +425,10 @@ async function drawHistory() {
       const winner = a.positionValue === "win" ? m : 1 - m;
       side = winner === 0 ? -1 : 1;
     }
-    return [mid + (side * half * Math.max(a.remoteness, 0)) / most, top + ply * row + row / 2];
+    // A searched position has no remoteness: its distance is how sure
+    // the search is, all the way out when it saw to the end.
+    const far = a.estimated ? Math.abs(2 * ((a.moves[0] || {}).estimate ?? 0.5) - 1) : Math.max(a.remoteness, 0) / most;
+    return [mid + side * half * far, top + ply * row + row / 2];
   });
   if (points.length > 1) {
     const d = points.map(([x, y], i) => `${i ? "L" : "M"}${x},${y}`).join("");
@@ -435,10 +463,25 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("restart").addEventListener("click", () => start(state.object.startPosition));
-  $("position-form").addEventListener("submit", (e) => {
+  $("position-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const p = $("position").value.trim();
-    if (p) start(p);
+    if (!p) return;
+    // Asked first, so a position the server refuses leaves the game, its
+    // undo and the text typed as they were, with the reason beside them.
+    let answer;
+    try {
+      answer = await getJson(`/ui/position${variantPath(state.current)}?p=${encodeURIComponent(p)}`);
+    } catch (x) {
+      showError(`Position ${JSON.stringify(p)}: ${x.message}`);
+      $("error").scrollIntoView({ block: "nearest" });
+      $("position").focus();
+      return;
+    }
+    state.history = [p];
+    state.answers = [answer];
+    state.at = 0;
+    await show();
   });
   $("copy").addEventListener("click", () => {
     const p = $("position");

@@ -58,12 +58,13 @@ async function getJson(url) {
 
 async function newGame(e) {
   if (e) e.preventDefault();
-  clearInterval(state.timer);
   const q = new URLSearchParams({ bots: $("bots").value, line: $("line-len").value, speed: $("speed").value });
   const seed = new URLSearchParams(location.search).get("seed");
   if (seed) q.set("seed", seed);
   try {
     const data = await getJson(`/ui/toppo/new?${q}`);
+    // Only now is the old game let go: a refused set-up leaves it playing.
+    clearInterval(state.timer);
     state.id = data.id;
     state.start = performance.now();
     state.picks = [];
@@ -71,6 +72,9 @@ async function newGame(e) {
     $("log").replaceChildren();
     show(data);
     state.timer = setInterval(poll, 100);
+    // The keys play the game from here: Space must reveal, not press the
+    // New game button again.
+    if (document.activeElement && document.activeElement.closest("form")) document.activeElement.blur();
   } catch (err) {
     say(err.message, "penalty");
   }
