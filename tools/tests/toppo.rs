@@ -153,6 +153,7 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
     browser.eval("document.getElementById('line-len').value = '3'; return true");
     let mut penalties_seen = 0;
     let start = std::time::Instant::now();
+    let mut partial_top_tried = false;
     loop {
         assert!(start.elapsed().as_secs() < 240, "no end after 4 minutes");
         let d = browser.eval("return toppo.data");
@@ -172,6 +173,15 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
                 let _ = browser.try_click("[data-action=reveal]");
             }
         } else if let Some(order) = top_order(&line, &display) {
+            if !partial_top_tried && order.len() > 1 {
+                // Top with only some cards picked is refused, not guessed.
+                partial_top_tried = true;
+                browser.click("[data-action=clear]");
+                browser.click(&format!("#line [data-line=\"{}\"]", order[0]));
+                browser.click("[data-action=top]");
+                let said = browser.eval("return document.getElementById('said').textContent");
+                assert!(said.as_str().unwrap().contains("pick all"), "{said}");
+            }
             let _ = browser.try_click("[data-action=clear]");
             for j in order {
                 let _ = browser.try_click(&format!("#line [data-line=\"{j}\"]"));
@@ -203,6 +213,11 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
         "{log:?}"
     );
     assert_eq!(points.len(), 2);
+    assert!(partial_top_tried, "the game came to a top");
+    // A finished game takes no more actions.
+    let live = browser
+        .eval("return [...document.querySelectorAll('#actions button')].filter(b => !b.disabled).length");
+    assert_eq!(live, 0, "the action buttons are disabled");
     eprintln!(
         "game over: points {points:?}, {penalties_seen} penalties seen, {} s",
         start.elapsed().as_secs()

@@ -6,7 +6,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const FILL = { red: "#d7263d", yellow: "#f4c20d", white: "#ffffff", green: "#2e9e4f", blue: "#2e6fd6" };
 const INK = { red: "#fff", yellow: "#222", white: "#222", green: "#fff", blue: "#fff" };
-const state = { id: null, start: 0, data: null, picks: [], seen: 0, timer: null, busy: false, drawn: "" };
+const state = { id: null, start: 0, data: null, picks: [], seen: 0, timer: null, busy: false, drawn: {} };
 // For tests and the curious: the game as the page last had it.
 window.toppo = state;
 
@@ -69,6 +69,7 @@ async function newGame(e) {
     state.start = performance.now();
     state.picks = [];
     state.seen = 0;
+    state.drawn = {};
     $("log").replaceChildren();
     show(data);
     state.timer = setInterval(poll, 100);
@@ -110,14 +111,25 @@ function say(text, kind) {
 function show(d) {
   const before = state.data;
   state.data = d;
-  // Drawn anew only when something shown has changed: a redraw would take
-  // the keyboard's focus and the pointer's target away.
-  const key = JSON.stringify([d.display, d.players, d.events.length, d.over, d.starter, d.started, state.picks]);
-  if (key === state.drawn) return;
-  state.drawn = key;
+  // Each part is drawn anew only when what it shows has changed: a redraw
+  // takes the keyboard's focus and the pointer's target away, so a bot's
+  // reveal must not redraw your line between a press and its release.
+  const changed = (part, value) => {
+    const key = JSON.stringify(value);
+    if (state.drawn[part] === key) return false;
+    state.drawn[part] = key;
+    return true;
+  };
   // Picks go when your line changes under them.
   const mine = d.players[0].line.join(",");
   if (!before || before.players[0].line.join(",") !== mine) state.picks = [];
+  if (changed("display", d.display)) drawDisplay(d);
+  if (changed("line", [d.players[0].line, state.picks])) drawLine(d);
+  if (changed("players", [d.players, d.over])) drawPlayers(d);
+  showEvents(d);
+}
+
+function drawDisplay(d) {
   const display = $("display");
   display.replaceChildren();
   d.display.forEach((name, i) => {
@@ -128,6 +140,9 @@ function show(d) {
     c.addEventListener("keydown", (e) => { if (e.key === "Enter") onDisplay(i); });
     display.appendChild(c);
   });
+}
+
+function drawLine(d) {
   const line = $("line");
   line.replaceChildren();
   d.players[0].line.forEach((name, j) => {
@@ -145,6 +160,9 @@ function show(d) {
     c.addEventListener("keydown", (e) => { if (e.key === "Enter") onLine(j); });
     line.appendChild(c);
   });
+}
+
+function drawPlayers(d) {
   const you = d.players[0];
   $("you-count").textContent = `(${you.cards} cards left: ${you.deck} in your deck)`;
   const bots = $("bots-view");
@@ -161,11 +179,26 @@ function show(d) {
     row.appendChild(cards);
     bots.appendChild(row);
   });
+  // A finished game takes no more actions.
+  document.querySelectorAll("#actions button").forEach((b) => { b.disabled = d.over; });
+}
+
+function showEvents(d) {
   for (const e of d.events.slice(state.seen)) {
-    const li = document.createElement("li");
-    li.textContent = e.text;
-    li.className = e.kind;
-    $("log").prepend(li);
+    // The same line again (a key pressed when it does nothing) counts up
+    // on the line before instead of filling the log.
+    const last = $("log").firstElementChild;
+    if (last && last.dataset.text === e.text) {
+      last.dataset.times = String(Number(last.dataset.times) + 1);
+      last.textContent = `${e.text} (×${last.dataset.times})`;
+    } else {
+      const li = document.createElement("li");
+      li.textContent = e.text;
+      li.dataset.text = e.text;
+      li.dataset.times = "1";
+      li.className = e.kind;
+      $("log").prepend(li);
+    }
     say(e.text, e.kind);
   }
   state.seen = d.events.length;
@@ -193,7 +226,13 @@ function onDisplay(i) {
 
 function shoutTop() {
   const n = state.data ? state.data.line : 0;
-  const order = state.picks.length === n ? state.picks : [...Array(n).keys()];
+  // Some cards picked is no order: say so rather than guess one that
+  // could earn a penalty.
+  if (state.picks.length && state.picks.length !== n) {
+    say(`For Top, pick all ${n} cards of your line in order, or none for the order they lie in.`, "");
+    return;
+  }
+  const order = state.picks.length ? state.picks : [...Array(n).keys()];
   act("top", { order: order.join(",") });
 }
 
