@@ -536,7 +536,7 @@ fn every_bad_request_gets_an_error_object() {
         ),
         ("GET", "/topitop/regular/bogus/", 404, "no route"),
         ("GET", "/topitop/regular/positions/extra", 404, "no route"),
-        ("GET", "/favicon.ico", 404, "Invalid Game"),
+        ("GET", "/robots.txt", 404, "Invalid Game"),
         ("GET", "//", 404, "no route"),
         ("GET", "/topitop//", 404, "no route"),
         ("POST", "/", 405, "not allowed"),
