@@ -15,10 +15,13 @@ pub const PREFIX: &str = "ui";
 
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/page.js");
+const RULES: &str = include_str!("page/rules.js");
+const STUDY: &str = include_str!("page/study.js");
 const STYLE: &str = include_str!("page/page.css");
 const ICON: &str = include_str!("page/icon.svg");
 
-/// A file of the page: `""` the page itself, `page.js`, `page.css`,
+/// A file of the page: `""` the page itself, its scripts `page.js`,
+/// `rules.js` (the rules panel) and `study.js` (the study tools), `page.css`,
 /// `icon.svg` (also the server's `/favicon.ico`, which browsers ask for
 /// whatever the page says).
 pub fn asset(name: &str) -> Option<(&'static str, Bytes)> {
@@ -27,6 +30,14 @@ pub fn asset(name: &str) -> Option<(&'static str, Bytes)> {
         "page.js" => Some((
             "text/javascript; charset=utf-8",
             Bytes::from_static(SCRIPT.as_bytes()),
+        )),
+        "rules.js" => Some((
+            "text/javascript; charset=utf-8",
+            Bytes::from_static(RULES.as_bytes()),
+        )),
+        "study.js" => Some((
+            "text/javascript; charset=utf-8",
+            Bytes::from_static(STUDY.as_bytes()),
         )),
         "page.css" => Some(("text/css; charset=utf-8", Bytes::from_static(STYLE.as_bytes()))),
         "icon.svg" => Some(("image/svg+xml", Bytes::from_static(ICON.as_bytes()))),

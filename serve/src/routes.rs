@@ -361,16 +361,14 @@ fn page_route(
             },
             Err(reply) => reply,
         },
-        [] | ["page.js"] | ["page.css"] | ["icon.svg"] => {
-            match page::asset(rest.first().copied().unwrap_or("")) {
-                Some((content_type, body)) => Reply {
-                    status: StatusCode::OK,
-                    body,
-                    content_type,
-                },
-                None => not_found(path),
-            }
-        }
+        [] | [_] => match page::asset(rest.first().copied().unwrap_or("")) {
+            Some((content_type, body)) => Reply {
+                status: StatusCode::OK,
+                body,
+                content_type,
+            },
+            None => not_found(path),
+        },
         _ => not_found(path),
     }
 }
@@ -547,6 +545,8 @@ mod tests {
             ("/ui/", "text/html"),
             ("/ui", "text/html"),
             ("/ui/page.js", "text/javascript"),
+            ("/ui/rules.js", "text/javascript"),
+            ("/ui/study.js", "text/javascript"),
             ("/ui/page.css", "text/css"),
             ("/ui/icon.svg", "image/svg+xml"),
             ("/favicon.ico", "image/svg+xml"),

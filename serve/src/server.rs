@@ -368,6 +368,16 @@ fn answer(app: &App, req: &Request<Incoming>, stop: &AtomicBool) -> Response<Ful
             StatusCode::URI_TOO_LONG,
             format!("request target longer than {MAX_URI} bytes"),
         ),
+        Method::GET | Method::HEAD if wants_page(req) => {
+            let mut r = reply_response(Reply {
+                status: StatusCode::SEE_OTHER,
+                body: Bytes::from_static(b"The page is at /ui/\n"),
+                content_type: "text/plain; charset=utf-8",
+            });
+            r.headers_mut()
+                .insert(header::LOCATION, HeaderValue::from_static("/ui/"));
+            return r;
+        }
         Method::GET | Method::HEAD => {
             // A bug must cost one request, never the server.
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -386,6 +396,18 @@ fn answer(app: &App, req: &Request<Incoming>, stop: &AtomicBool) -> Response<Ful
         }
     };
     reply_response(reply)
+}
+
+/// A browser opening the server's root: it asks for HTML first, where
+/// GamesmanUni and scripts ask for JSON (or anything), so they keep the
+/// games list at `/` and people are sent to the page.
+fn wants_page(req: &Request<Incoming>) -> bool {
+    req.uri().path() == "/"
+        && req
+            .headers()
+            .get(header::ACCEPT)
+            .and_then(|a| a.to_str().ok())
+            .is_some_and(|a| a.trim_start().starts_with("text/html"))
 }
 
 fn with_cors(mut r: Response<Full<Bytes>>) -> Response<Full<Bytes>> {

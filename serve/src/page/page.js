@@ -13,11 +13,14 @@ const state = {
   object: null, // its variant object
   board: null, // its drawings and player names
   history: [], // position strings, the start first
+  moves: [null], // the move played into each history entry (none into the start)
   at: 0, // index in `history` of the position shown
   answers: [], // the position object of each history entry, when known
   computer: [false, false], // which players the computer moves
   request: 0, // the newest position request; older answers are dropped
   timer: null,
+  hints: localStorage.getItem("topitop.hints") !== "off", // values shown, or play blind
+  focusBoard: false, // a move was played from the keyboard: keep the focus on the board
 };
 
 async function getJson(path) {
@@ -77,6 +80,7 @@ async function chooseVariant(i, position) {
   state.board = board;
   state.computer = [false, false];
   renderComputers();
+  loadRules(v);
   await start(position || object.startPosition);
 }
 
@@ -95,6 +99,7 @@ function keepAddress() {
 
 async function start(position) {
   state.history = [position];
+  state.moves = [null];
   state.answers = [];
   state.at = 0;
   await show();
@@ -148,8 +153,15 @@ async function show() {
   drawBoard(r);
   listMoves(r);
   drawHistory();
+  drawRecord();
+  describePosition(r);
   enableHistoryButtons();
   keepAddress();
+  if (state.focusBoard) {
+    state.focusBoard = false;
+    const first = $("board").querySelector(".move");
+    (first || $("board")).focus();
+  }
   computerTurn(r);
 }
 
@@ -179,6 +191,8 @@ function describe(r) {
   // A position typed in need not come up in any game (Topitop's
   // 2_---------, the second player to move on an empty board).
   const never = r.reachable === false ? " No game from the start comes to this position." : "";
+  // Playing blind: whose turn it is, and nothing of the values.
+  if (!state.hints) return `${turn}Values hidden.` + never;
   if (r.estimated) {
     const e = r.estimated;
     // A search that saw to the end of every line knows the value, though
@@ -215,13 +229,16 @@ function moveText(m) {
   return `${m.moveValue}${rem}`;
 }
 
-function play(move) {
+function play(move, fromKeyboard) {
   const r = state.answers[state.at];
   const m = r && r.moves.find((x) => x.move === move);
   if (!m) return;
+  state.focusBoard = Boolean(fromKeyboard);
   state.history.splice(state.at + 1);
   state.answers.splice(state.at + 1);
+  state.moves.splice(state.at + 1);
   state.history.push(m.position);
+  state.moves.push(m.move);
   state.at += 1;
   show();
 }
@@ -296,7 +313,7 @@ function drawMove(svg, t, m) {
     class: `move v-${m.moveValue}`,
     tabindex: "0",
     role: "button",
-    "aria-label": `${m.move}: ${moveText(m)}`,
+    "aria-label": state.hints ? `${m.move}: ${moveText(m)}` : m.move,
     "data-move": m.move,
     "data-value": m.moveValue,
   });
@@ -320,12 +337,12 @@ function drawMove(svg, t, m) {
   } else {
     return;
   }
-  el("title", {}, g).textContent = `${m.move}: ${moveText(m)}`;
+  el("title", {}, g).textContent = state.hints ? `${m.move}: ${moveText(m)}` : m.move;
   g.addEventListener("click", () => play(m.move));
   g.addEventListener("keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
-      play(m.move);
+      play(m.move, true);
     }
   });
   svg.appendChild(g);
@@ -339,7 +356,9 @@ function listMoves(r) {
     li.textContent = "No moves: the game is over.";
     list.appendChild(li);
   }
-  for (const m of r.moves) {
+  // An estimate's list is in the order of the share it shows.
+  const moves = r.estimated ? [...r.moves].sort((a, b) => (b.estimate ?? 0) - (a.estimate ?? 0)) : r.moves;
+  for (const m of moves) {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.type = "button";
@@ -349,9 +368,12 @@ function listMoves(r) {
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = m.move;
-    b.append(name, ` ${moveText(m)}`);
-    b.setAttribute("aria-label", `${m.move}: ${moveText(m)} for the player moving`);
-    b.addEventListener("click", () => play(m.move));
+    const value = document.createElement("span");
+    value.className = "value-text";
+    value.textContent = ` ${moveText(m)}`;
+    b.append(name, value);
+    b.setAttribute("aria-label", state.hints ? `${m.move}: ${moveText(m)} for the player moving` : m.move);
+    b.addEventListener("click", (e) => play(m.move, e.detail === 0));
     li.appendChild(b);
     list.appendChild(li);
   }
@@ -379,8 +401,30 @@ function renderComputers() {
   });
 }
 
-// The perfect player moves for the players the computer has: the first
-// move of the list is a best one (UWAPI's order).
+// The moves the computer chooses among, as GamesmanUni's does by
+// remoteness: those keeping the position's value, and of them the
+// quickest win or tie, or the slowest loss; every draw (or every move of
+// an unsolved position) alike. An estimated board's are the best share's.
+function bestChoices(r) {
+  if (r.estimated) {
+    const top = Math.max(...r.moves.map((m) => m.estimate ?? 0));
+    return r.moves.filter((m) => (m.estimate ?? 0) === top);
+  }
+  const v = r.positionValue;
+  let best = r.moves.filter((m) => m.moveValue === v || v === "unsolved");
+  if (!best.length) best = r.moves;
+  if (v === "win" || v === "tie") {
+    const least = Math.min(...best.map((m) => m.remoteness));
+    best = best.filter((m) => m.remoteness === least);
+  } else if (v === "lose") {
+    const most = Math.max(...best.map((m) => m.remoteness));
+    best = best.filter((m) => m.remoteness === most);
+  }
+  return best;
+}
+
+// The perfect player moves for the players the computer has, at random
+// among its equally good moves.
 function computerTurn(r) {
   clearTimeout(state.timer);
   const m = moverIndex(r);
@@ -391,7 +435,9 @@ function computerTurn(r) {
     $("status").textContent = `${describe(r)} The computer waits while you look back: Redo to the newest position, or play a move here to go on from it.`;
     return;
   }
-  state.timer = setTimeout(() => play(r.moves[0].move), 600);
+  const choices = bestChoices(r);
+  const pick = choices[Math.floor(Math.random() * choices.length)];
+  state.timer = setTimeout(() => play(pick.move), 600);
 }
 
 // ---- the value history --------------------------------------------------------
@@ -442,6 +488,56 @@ async function drawHistory() {
   });
 }
 
+// ---- the rules, the hints and the position's facts -----------------------------
+
+// The variant's rules (GamesmanUni's instructions route), in the panel.
+async function loadRules(v) {
+  const box = $("rules-text");
+  try {
+    const r = await getJson(`${variantPath(v)}/instructions/?locale=en-US`);
+    if (state.current !== v) return;
+    if (r.instructions) renderRules(r.instructions, box);
+    else box.textContent = "This game gives no rules text.";
+  } catch (e) {
+    box.textContent = `The rules could not be read: ${e.message}`;
+  }
+  $("rules-title").textContent = `Rules of ${v.gameName}`;
+}
+
+// Playing blind hides every value: the page's colours all turn grey, and
+// the chart and the marks on the moves played are hidden.
+function applyHints() {
+  document.body.classList.toggle("blind", !state.hints);
+}
+
+// What a researcher looks the position up by: GamesmanUni's answer for it
+// on this server, and where it stands among the moves of the position
+// before it.
+function describePosition(r) {
+  const box = $("facts");
+  box.replaceChildren();
+  const add = (label, node) => {
+    const dt = document.createElement("dt");
+    dt.textContent = label;
+    const dd = document.createElement("dd");
+    dd.append(node);
+    box.append(dt, dd);
+  };
+  const link = document.createElement("a");
+  link.href = `${variantPath(state.current)}/positions/?p=${encodeURIComponent(r.position)}`;
+  link.textContent = r.position;
+  link.id = "position-link";
+  add("Position", link);
+  if (state.at > 0 && state.hints) {
+    const parent = state.answers[state.at - 1];
+    const m = movePlayed(state.at);
+    if (parent && m) {
+      const n = parent.moves.length;
+      add("Rank among its siblings", `${ordinal(siblingRank(parent, m))} of the ${n} position${n === 1 ? "" : "s"} the moves at ply ${state.at - 1} lead to, best first`);
+    }
+  }
+}
+
 // ---- controls -----------------------------------------------------------------
 
 function undo() {
@@ -479,20 +575,40 @@ function wire() {
       return;
     }
     state.history = [p];
+    state.moves = [null];
     state.answers = [answer];
     state.at = 0;
     await show();
   });
-  $("copy").addEventListener("click", () => {
+  $("copy").addEventListener("click", async () => {
     const p = $("position");
     p.select();
-    if (navigator.clipboard) navigator.clipboard.writeText(p.value).catch(() => document.execCommand("copy"));
-    else document.execCommand("copy");
+    let done = false;
+    try {
+      await navigator.clipboard.writeText(p.value);
+      done = true;
+    } catch {
+      done = document.execCommand("copy");
+    }
+    const said = $("copied");
+    said.textContent = done ? "Copied." : "Not copied: the browser refused; the text is selected, copy it with Ctrl+C.";
+    clearTimeout(said.timer);
+    said.timer = setTimeout(() => { said.textContent = ""; }, 3000);
   });
+  $("hints").checked = state.hints;
+  $("hints").addEventListener("change", (e) => {
+    state.hints = e.target.checked;
+    localStorage.setItem("topitop.hints", state.hints ? "on" : "off");
+    applyHints();
+    if (state.answers[state.at]) show();
+  });
+  applyHints();
+  wireStudy();
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select, textarea")) return;
     if (e.key === "u") undo();
     if (e.key === "r") redo();
+    if (e.key === "h") $("hints").click();
   });
 }
 

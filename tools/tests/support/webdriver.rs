@@ -174,6 +174,25 @@ impl Browser {
         );
     }
 
+    /// Presses and releases `key` (a character, or a WebDriver key code
+    /// such as `"\u{E007}"`, Enter) on whatever has the focus, as a
+    /// keyboard does.
+    pub fn press(&self, key: &str) {
+        let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+            {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key},
+        ]}]});
+        self.command("POST", "/actions", Some(actions));
+    }
+
+    /// Resizes the window to `width` × `height` pixels.
+    pub fn resize(&self, width: u32, height: u32) {
+        self.command(
+            "POST",
+            "/window/rect",
+            Some(json!({ "width": width, "height": height })),
+        );
+    }
+
     /// A screenshot of the window, as PNG bytes.
     pub fn screenshot(&self) -> Vec<u8> {
         let b64 = self.command("GET", "/screenshot", None);
