@@ -181,8 +181,10 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         cmd::canonical::run(game::<G>(&args.rules)?, args)
     }
-    fn serve(&self, _args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
-        Ok(Arc::new(topitop_serve::tiered::TieredShelf::<G>::default()))
+    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
+        Ok(Arc::new(topitop_serve::tiered::TieredShelf::<G>::new(
+            std::time::Duration::from_millis(args.search_ms),
+        )))
     }
 }
 

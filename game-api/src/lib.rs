@@ -26,7 +26,7 @@ pub use options::{GameOption, Options};
 pub use record::{Record, Value, MAX_REMOTENESS};
 
 /// A game's drawings for the browser page, as SVG markup.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoardArt {
     /// The board under the pieces, in the coordinates of the AutoGUI
     /// theme's `space` (x to the right, y down).
@@ -35,6 +35,11 @@ pub struct BoardArt {
     /// origin; the page places it at its centre, scaled by the theme's
     /// scale for that character.
     pub pieces: Vec<(char, String)>,
+    /// Where the page draws the position's pieces, by AutoGUI slot, when
+    /// the theme's centres (placed for GamesmanUni's own images) do not
+    /// suit these drawings: `None` keeps the theme's. Move controls are
+    /// always at the theme's centres.
+    pub centers: Option<Vec<[f64; 2]>>,
 }
 
 use std::fmt::Debug;
@@ -148,6 +153,20 @@ pub trait Game: Send + Sync {
     /// moves, what is left); by default its string.
     fn show(&self, pos: &Self::Position) -> String {
         self.format_position(pos)
+    }
+
+    /// Optional: what a player reads off `pos` beside the board, as
+    /// (label, text) pairs: the pieces left, a shared supply, a move
+    /// forbidden for now. By default none.
+    fn facts(&self, _pos: &Self::Position) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// Optional: why the game is over at `pos`, in words that name what
+    /// decided it (the groups compared, the pawn lost); `None` for a
+    /// position of play, and by default.
+    fn ending(&self, _pos: &Self::Position) -> Option<String> {
+        None
     }
 
     /// Optional: the game's display name (e.g. `Topolo`); by default its

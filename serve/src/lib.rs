@@ -37,4 +37,4 @@ pub use hyper::StatusCode;
 pub use response::{respond_game, MoveResponse, PositionResponse};
 pub use routes::{App, Reply};
 pub use server::Limits;
-pub use variant::{PositionError, ServedGame, ServedVariant};
+pub use variant::{Notes, PositionError, ServedGame, ServedVariant};

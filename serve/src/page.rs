@@ -59,5 +59,6 @@ pub fn board(v: &dyn ServedVariant) -> serde_json::Value {
         "players": v.player_names(),
         "background": art.background,
         "pieces": pieces,
+        "centers": art.centers,
     })
 }

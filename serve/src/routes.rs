@@ -350,11 +350,14 @@ fn page_route(
                         object: &'a crate::response::PositionResponse,
                         turn: Option<&'static str>,
                         reachable: Option<bool>,
+                        #[serde(flatten)]
+                        notes: crate::variant::Notes,
                     }
                     Reply::ok(to_json(&WithTurn {
                         object: &object,
                         turn: v.turn(&p),
                         reachable: v.reachable(&p),
+                        notes: v.notes(&p),
                     }))
                 }
                 Err(reply) => reply,

@@ -15,10 +15,10 @@ use topitop_game_api::{BoardArt, Registered, Tiered};
 
 use crate::catalog::{Shelf, Slot};
 use crate::response::{autogui_position, respond_estimated, respond_game, PositionResponse};
-use crate::variant::{PositionError, ServedVariant};
+use crate::variant::{Notes, PositionError, ServedVariant};
 
-/// How long the search takes for one answer: well inside GamesmanUni's and
-/// the page's patience.
+/// How long the search takes for one answer by default: well inside
+/// GamesmanUni's and the page's patience.
 pub const SEARCH_BUDGET: Duration = Duration::from_millis(1500);
 
 /// What answers a variant's positions.
@@ -50,11 +50,12 @@ impl<G: Tiered> TieredVariant<G> {
         TieredVariant::answered_by(game, Answers::Db(Box::new(db)), name)
     }
 
-    /// Serves `game`, which no database holds, from its search.
+    /// Serves `game`, which no database holds, from its search, given
+    /// `budget` an answer.
     ///
     /// # Errors
     /// A game without a search, or AutoGUI data that is not JSON.
-    pub fn estimated(game: G) -> Result<TieredVariant<G>, String> {
+    pub fn estimated(game: G, budget: Duration) -> Result<TieredVariant<G>, String> {
         if !game.can_estimate() {
             return Err(format!(
                 "{} {} has no search to answer from",
@@ -63,7 +64,7 @@ impl<G: Tiered> TieredVariant<G> {
             ));
         }
         let name = format!("{} (estimates)", game.variant_title());
-        TieredVariant::answered_by(game, Answers::Search(SEARCH_BUDGET), name)
+        TieredVariant::answered_by(game, Answers::Search(budget), name)
     }
 
     fn answered_by(game: G, answers: Answers, name: String) -> Result<TieredVariant<G>, String> {
@@ -88,11 +89,27 @@ impl<G: Tiered> TieredVariant<G> {
 /// by its search, when the game can search it (8×8 Topolo).
 ///
 /// [`Game::variant`]: topitop_game_api::Game::variant
-pub struct TieredShelf<G>(PhantomData<fn() -> G>);
+pub struct TieredShelf<G> {
+    /// How long the search takes for one answer, for a board no database
+    /// holds.
+    search: Duration,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G> TieredShelf<G> {
+    /// The shelf of a game whose unsolved board's search takes `search`
+    /// an answer.
+    pub fn new(search: Duration) -> Self {
+        TieredShelf {
+            search,
+            game: PhantomData,
+        }
+    }
+}
 
 impl<G> Default for TieredShelf<G> {
     fn default() -> Self {
-        TieredShelf(PhantomData)
+        TieredShelf::new(SEARCH_BUDGET)
     }
 }
 
@@ -126,7 +143,7 @@ impl<G: Registered> Shelf for TieredShelf<G> {
         if !game.can_estimate() {
             return Vec::new();
         }
-        match TieredVariant::estimated(game) {
+        match TieredVariant::estimated(game, self.search) {
             Ok(v) => vec![Arc::new(v)],
             Err(e) => {
                 tracing::error!(error = %e, "no estimates served");
@@ -196,5 +213,48 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
 
     fn board_art(&self) -> BoardArt {
         self.game.board_art()
+    }
+
+    fn notes(&self, p: &str) -> Notes {
+        let Ok(pos) = self.game.parse_position(p) else {
+            return Notes::default();
+        };
+        let mut facts = self.game.facts(&pos);
+        // Where the database keeps it, for a researcher: its tier, its
+        // rank among the tier's positions, and the command that reads it.
+        if let Answers::Db(db) = &self.answers {
+            if self.game.check(&pos).is_ok() {
+                let tier = self.game.tier_of(&pos);
+                let size = self.game.tier_size(tier);
+                let rank = self.game.index(&pos);
+                facts.push(("Tier".into(), self.game.tier_name(tier)));
+                facts.push(("Rank in its tier".into(), format!("{} of {size} (from 0)", rank)));
+                let file = db.path().file_name().map_or_else(
+                    || db.path().display().to_string(),
+                    |f| f.to_string_lossy().into_owned(),
+                );
+                facts.push((
+                    "In query".into(),
+                    format!("topitop query --db {file} {}", shell_quote(p)),
+                ));
+            }
+        }
+        Notes {
+            ending: self.game.ending(&pos),
+            facts,
+        }
+    }
+}
+
+/// `text` as one word for a POSIX shell.
+pub fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/=:,".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }

@@ -36,6 +36,15 @@ impl PositionError {
     }
 }
 
+/// What the browser page shows of a position beyond its values.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Notes {
+    /// Why the game is over, when it is.
+    pub ending: Option<String>,
+    /// (label, text) pairs: pieces left, supply, a forbidden move.
+    pub facts: Vec<(String, String)>,
+}
+
 /// One variant of a game, with its database.
 pub trait ServedVariant: Send + Sync {
     /// The id in URLs (`/<game>/<id>/`).
@@ -66,6 +75,12 @@ pub trait ServedVariant: Send + Sync {
     /// Whether some game from the start comes to the position string `p`,
     /// if it is a position of the variant.
     fn reachable(&self, p: &str) -> Option<bool>;
+    /// Optional: what the page shows beside the position string `p`: why
+    /// the game ended there and the facts a player reads off the board
+    /// ([`topitop_game_api::Game::facts`]). By default nothing.
+    fn notes(&self, _p: &str) -> Notes {
+        Notes::default()
+    }
     /// Optional: true when answering a position takes long (a search,
     /// not a lookup): the server answers it off its I/O threads, a few at
     /// a time, and gives it up when its client has gone

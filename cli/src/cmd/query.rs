@@ -119,11 +119,26 @@ fn print_estimates(
     e: &topitop_serve::response::EstimatedBy,
     width: usize,
 ) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "{}  estimated: {} for the player to move (no database: a {} search, {} ms, {} random games; not solved values)",
-        r.position, r.position_value, e.method, e.budget_ms, e.work
-    )?;
+    if e.method == "exact" {
+        // The search saw every line to its end: the value is known, though
+        // not the number of moves.
+        writeln!(
+            out,
+            "{}  {} for the player to move, proven by the search ({} random games, {} ms; no database, so the number of moves is not known)",
+            r.position, r.position_value, e.work, e.budget_ms
+        )?;
+    } else {
+        let a = if e.method.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        writeln!(
+            out,
+            "{}  estimated: {} for the player to move (no database: {a} {} search, {} ms, {} random games; not solved values)",
+            r.position, r.position_value, e.method, e.budget_ms, e.work
+        )?;
+    }
     if r.moves.is_empty() {
         return writeln!(out, "(no moves: the game is over)");
     }

@@ -160,6 +160,11 @@ fn check_options(args: &Args) -> anyhow::Result<()> {
         args.searches
     );
     anyhow::ensure!(
+        (10..=60_000).contains(&args.search_ms),
+        "--search-ms {} is out of range: give 10 to 60000 milliseconds (a minute) a search answer",
+        args.search_ms
+    );
+    anyhow::ensure!(
         args.search_queue <= MAX_SEARCH_QUEUE,
         "--search-queue {} is over {MAX_SEARCH_QUEUE}: a client that waits behind that many searches \
          has given up long before its turn; give at most {MAX_SEARCH_QUEUE} (0: refuse any search that \
@@ -259,4 +264,8 @@ pub struct Args {
     /// search is refused at once with 503 and `Retry-After`.
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub search_queue: usize,
+    /// Milliseconds a search takes to answer one position of a board no
+    /// database holds (8×8 Topolo), 10 to 60000: longer is stronger.
+    #[arg(long, default_value_t = 1500, value_name = "MS")]
+    pub search_ms: u64,
 }

@@ -14,7 +14,7 @@
 use serde_json::json;
 use topitop_game_api::BoardArt;
 
-use crate::board::Direction;
+use crate::board::{CellNames, Direction};
 use crate::position::{Color, Position};
 use crate::rules::{Move, Topple};
 
@@ -123,6 +123,16 @@ impl Topple {
                 }
             }
         }
+        // Each cell's name (a1 at the bottom left), as moves are written.
+        for b in 0..s.cells() {
+            let (r, c) = s.coords(b);
+            back.push_str(&format!(
+                r##"<text x="{}" y="{}" font-size="0.13" fill="#8d7a55" font-family="sans-serif">{}</text>"##,
+                f64::from(c) + 0.04,
+                f64::from(i32::from(rows) - 1 - r) + 0.14,
+                s.name(b)
+            ));
+        }
         let blank = r##"<rect x="-0.5" y="-0.5" width="1" height="1" fill="none"/>"##.to_string();
         let disc = |fill: &str, mark: &str| {
             format!(
@@ -148,6 +158,7 @@ impl Topple {
         BoardArt {
             background: Some(back),
             pieces,
+            centers: None,
         }
     }
 }

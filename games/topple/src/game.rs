@@ -45,6 +45,14 @@ impl Game for Topple {
         Topple::check(self, pos)
     }
 
+    fn facts(&self, pos: &Position) -> Vec<(String, String)> {
+        crate::words::facts(pos)
+    }
+
+    fn ending(&self, pos: &Position) -> Option<String> {
+        crate::words::ending(self, pos)
+    }
+
     fn parse_position(&self, text: &str) -> Result<Position, String> {
         self.parse(text).map_err(|e| e.to_string())
     }

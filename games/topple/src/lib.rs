@@ -29,6 +29,7 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod tier;
+mod words;
 
 pub use board::{CellNames, Direction, Shape};
 pub use check::transition;

@@ -181,6 +181,8 @@ function describe(r) {
   const inN = r.remoteness >= 0 ? ` in ${r.remoteness}` : "";
   const turn = m === null ? "" : `${mover} to move. `;
   if (!r.moves.length) {
+    // The game says why it ended, naming what decided it.
+    if (r.ending) return `Game over. ${r.ending}`;
     switch (r.positionValue) {
       case "win": return `Game over: ${mover} wins.`;
       case "lose": return `Game over: ${other} wins.`;
@@ -198,7 +200,7 @@ function describe(r) {
     // A search that saw to the end of every line knows the value, though
     // not how many moves it takes.
     if (e.method === "exact") {
-      return `${headline(r, turn, mover, other, "")} Found by an exact search of ${e.work} positions in ${e.budgetMs} ms; the number of moves is not known.` + never;
+      return `${headline(r, turn, mover, other, "")} Proven by the search (${e.work} random games in ${e.budgetMs} ms); the number of moves is not known.` + never;
     }
     // A board no database holds: the search's estimate, said to be one.
     const best = r.moves[0].estimate;
@@ -294,13 +296,120 @@ function drawBoard(r) {
   const back = el("g", { class: "background" }, svg);
   if (state.board.background) back.innerHTML = state.board.background;
   else el("rect", { width: w, height: h, fill: "#fafafa" }, back);
+  // Arrows and lines go under the pieces, so no stack or letter is
+  // hidden; placement buttons go over them.
+  const lines = r.moves.filter((m) => !/^A_/.test(m.autoguiMove || ""));
+  const buttons = r.moves.filter((m) => /^A_/.test(m.autoguiMove || ""));
+  for (const m of lines) drawMove(svg, t, m);
+  const pieces = el("g", { class: "pieces" }, svg);
+  // The game may place its drawings apart from GamesmanUni's images.
+  const centers = state.board.centers || t.centers;
   const entities = r.autoguiPosition.replace(/^[^_]*_/, "");
   [...entities].forEach((ch, i) => {
     const img = t.charImages[ch];
-    const c = t.centers[i];
-    if (img && c) piece(ch, c, img.scale, svg);
+    const c = centers[i];
+    if (img && c) piece(ch, c, img.scale, pieces);
   });
-  for (const m of r.moves) drawMove(svg, t, m);
+  for (const m of buttons) drawMove(svg, t, m);
+  choosePickMode(svg, t, r);
+}
+
+// ---- targets too small for a finger -------------------------------------
+
+// Where a click on the board lands, in board units.
+function boardPoint(svg, e) {
+  const m = svg.getScreenCTM();
+  if (!m) return null;
+  const p = svg.createSVGPoint();
+  p.x = e.clientX;
+  p.y = e.clientY;
+  return p.matrixTransform(m.inverse());
+}
+
+// A move control's distance from the point `p`, in board units: from a
+// button's centre, or from an arrow's or line's clickable part.
+function distanceTo(t, m, p) {
+  const parts = (m.autoguiMove || "").split("_");
+  const c = (i) => t.centers[+parts[i]];
+  if (parts[0] === "A" && c(2)) return Math.hypot(p.x - c(2)[0], p.y - c(2)[1]);
+  if ((parts[0] === "M" || parts[0] === "L") && c(1) && c(2)) {
+    const [a, b] = [c(1), c(2)];
+    const [from, to] = parts[0] === "M" ? [0.55, 1] : [0.25, 0.75];
+    const dx = b[0] - a[0], dy = b[1] - a[1];
+    const len2 = dx * dx + dy * dy || 1;
+    let k = ((p.x - a[0]) * dx + (p.y - a[1]) * dy) / len2;
+    k = Math.min(to, Math.max(from, k));
+    return Math.hypot(p.x - (a[0] + k * dx), p.y - (a[1] + k * dy));
+  }
+  return Infinity;
+}
+
+// When the board's buttons are drawn smaller than a fingertip (an 8×8
+// board on a phone), a tap no longer hits one button: it lists the moves
+// within reach of it, to pick from, and plays the move at once when only
+// one is.
+function choosePickMode(svg, t, r) {
+  closePicker();
+  const m = svg.getScreenCTM();
+  const scale = m ? Math.hypot(m.a, m.b) : 1;
+  const radii = r.moves
+    .filter((x) => /^A_/.test(x.autoguiMove || ""))
+    .map((x) => ((t.charImages[x.autoguiMove.split("_")[1]] || {}).scale ?? 0.25) * 0.54 * scale);
+  const small = radii.length > 0 && Math.min(...radii) < 11;
+  svg.classList.toggle("pick", small);
+}
+
+function closePicker() {
+  const old = $("picker");
+  if (old) old.remove();
+}
+
+function onBoardClick(e) {
+  const svg = $("board");
+  if (!svg.classList.contains("pick")) return;
+  const r = state.answers[state.at];
+  const t = theme();
+  const p = boardPoint(svg, e);
+  if (!r || !t || !p) return;
+  const scale = Math.hypot(svg.getScreenCTM().a, svg.getScreenCTM().b);
+  // Within about a fingertip (22 px) of the tap.
+  const reach = 22 / scale;
+  const near = r.moves
+    .map((m) => [distanceTo(t, m, p), m])
+    .filter(([d]) => d <= reach)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, m]) => m);
+  closePicker();
+  if (near.length === 1) {
+    play(near[0].move);
+    return;
+  }
+  if (!near.length) return;
+  const box = document.createElement("div");
+  box.id = "picker";
+  box.setAttribute("role", "dialog");
+  box.setAttribute("aria-label", "Moves here");
+  const title = document.createElement("p");
+  title.textContent = "Moves here:";
+  box.appendChild(title);
+  for (const m of near) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `v-${m.moveValue}`;
+    b.dataset.move = m.move;
+    b.textContent = state.hints ? `${m.move}: ${moveText(m)}` : m.move;
+    b.addEventListener("click", () => {
+      closePicker();
+      play(m.move);
+    });
+    box.appendChild(b);
+  }
+  const wrap = $("board-wrap");
+  const at = wrap.getBoundingClientRect();
+  box.style.left = `${Math.max(0, Math.min(e.clientX - at.left - 60, at.width - 170))}px`;
+  box.style.top = `${e.clientY - at.top + 12}px`;
+  wrap.appendChild(box);
+  box.querySelector("button").focus();
 }
 
 // A move's control on the board, as GamesmanUni's AutoGUI draws it: `A_`
@@ -327,13 +436,21 @@ function drawMove(svg, t, m) {
     const [a, b] = [t.centers[+parts[1]], t.centers[+parts[2]]];
     const width = (t.arrowWidth || 0.04) * 1.6;
     el("line", { class: "ring", x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: colour, "stroke-width": width, "stroke-linecap": "round" }, g);
+    const dx = b[0] - a[0], dy = b[1] - a[1];
     if (parts[0] === "M") {
-      const dx = b[0] - a[0], dy = b[1] - a[1];
       const len = Math.hypot(dx, dy) || 1;
       const ux = dx / len, uy = dy / len, s = width * 2.2;
       const tip = `${b[0]},${b[1]} ${b[0] - ux * s - uy * s * 0.7},${b[1] - uy * s + ux * s * 0.7} ${b[0] - ux * s + uy * s * 0.7},${b[1] - uy * s - ux * s * 0.7}`;
       el("polygon", { points: tip, fill: colour }, g);
     }
+    // An arrow takes clicks on the half toward its head alone: arrows
+    // cross, and a move and its reverse share one line, at their middles.
+    // A line takes them between its ends, which lie under pieces.
+    const [from, to] = parts[0] === "M" ? [0.55, 1] : [0.25, 0.75];
+    el("line", {
+      class: "hit", x1: a[0] + dx * from, y1: a[1] + dy * from, x2: a[0] + dx * to, y2: a[1] + dy * to,
+      stroke: "transparent", "stroke-width": Math.max(width * 3, 0.12), "pointer-events": "stroke",
+    }, g);
   } else {
     return;
   }
@@ -455,26 +572,43 @@ async function drawHistory() {
   if (ticket !== state.request) return;
   const svg = $("history");
   svg.replaceChildren();
+  // A board answered by search is charted by its estimates: the first
+  // player's expected share, 100% at the left; a solved one by remoteness.
+  const estimated = answers.some((a) => a.estimated);
   const rows = Math.max(answers.length, 8);
   const most = Math.max(5, ...answers.filter((a) => !a.estimated).map((a) => a.remoteness));
-  const W = 320, row = 14, top = 18, left = 26, H = top + rows * row + 8;
+  const W = 320, row = 14, top = 30, left = 26, H = top + rows * row + 8;
   const mid = left + (W - left) / 2, half = (W - left) / 2 - 10;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const names = state.board.players || ["first", "second"];
-  el("text", { x: left, y: 12 }, svg).textContent = `${names[0]} wins ←`;
-  el("text", { x: W - 4, y: 12, "text-anchor": "end" }, svg).textContent = `→ ${names[1]} wins`;
-  el("line", { x1: mid, y1: top - 4, x2: mid, y2: H - 4, stroke: "#c9ced6" }, svg);
+  el("text", { x: left, y: 11 }, svg).textContent = `${names[0]} wins ←`;
+  el("text", { x: W - 4, y: 11, "text-anchor": "end" }, svg).textContent = `→ ${names[1]} wins`;
+  // The scale: remoteness from the middle line out, or shares.
+  const ticks = estimated
+    ? [[-1, "100%"], [-0.5, "75%"], [0, "50%"], [0.5, "25%"], [1, "0%"]]
+    : [-most, -Math.round(most / 2), 0, Math.round(most / 2), most].map((r) => [r / most, String(Math.abs(r))]);
+  for (const [f, label] of ticks) {
+    const x = mid + f * half;
+    el("line", { x1: x, y1: top - 6, x2: x, y2: H - 4, stroke: f === 0 ? "#c9ced6" : "#eceef2" }, svg);
+    el("text", { x, y: top - 9, "text-anchor": "middle", class: "tick" }, svg).textContent = label;
+  }
   const points = answers.map((a, ply) => {
     const m = moverIndex(a);
+    const y = top + ply * row + row / 2;
+    if (estimated) {
+      // The mover's share from the best move's estimate, a game over's
+      // from its value; turned to the first player's.
+      const done = { win: 1, lose: 0, tie: 0.5 }[a.positionValue];
+      const share = a.moves.length ? bestShare(a) : done ?? 0.5;
+      const first = m === 1 ? 1 - share : share;
+      return [mid - half * (2 * first - 1), y];
+    }
     let side = 0;
     if (m !== null && (a.positionValue === "win" || a.positionValue === "lose")) {
       const winner = a.positionValue === "win" ? m : 1 - m;
       side = winner === 0 ? -1 : 1;
     }
-    // A searched position has no remoteness: its distance is how sure
-    // the search is, all the way out when it saw to the end.
-    const far = a.estimated ? Math.abs(2 * ((a.moves[0] || {}).estimate ?? 0.5) - 1) : Math.max(a.remoteness, 0) / most;
-    return [mid + side * half * far, top + ply * row + row / 2];
+    return [mid + side * half * (Math.max(a.remoteness, 0) / most), y];
   });
   if (points.length > 1) {
     const d = points.map(([x, y], i) => `${i ? "L" : "M"}${x},${y}`).join("");
@@ -484,8 +618,16 @@ async function drawHistory() {
     const [x, y] = points[ply];
     el("text", { x: 4, y: y + 3 }, svg).textContent = String(ply);
     const dot = el("circle", { cx: x, cy: y, r: ply === state.at ? 5 : 3.5, fill: `var(--${a.positionValue}, #999)` }, svg);
-    el("title", {}, dot).textContent = `ply ${ply}: ${a.estimated ? "estimated " : ""}${a.positionValue}${a.remoteness >= 0 ? ` in ${a.remoteness}` : ""} for the player to move`;
+    const what = a.estimated && a.moves.length
+      ? `estimated ${Math.round(100 * bestShare(a))}% for the player to move`
+      : `${a.positionValue}${a.remoteness >= 0 ? ` in ${a.remoteness}` : ""} for the player to move`;
+    el("title", {}, dot).textContent = `ply ${ply}: ${what}`;
   });
+}
+
+// The best share among an estimated position's moves.
+function bestShare(a) {
+  return Math.max(...a.moves.map((m) => m.estimate ?? 0.5));
 }
 
 // ---- the rules, the hints and the position's facts -----------------------------
@@ -523,17 +665,26 @@ function describePosition(r) {
     dd.append(node);
     box.append(dt, dd);
   };
+  for (const [label, text] of r.facts || []) {
+    if (label === "In query") {
+      const code = document.createElement("code");
+      code.textContent = text;
+      add(label, code);
+    } else {
+      add(label, text);
+    }
+  }
   const link = document.createElement("a");
   link.href = `${variantPath(state.current)}/positions/?p=${encodeURIComponent(r.position)}`;
   link.textContent = r.position;
   link.id = "position-link";
-  add("Position", link);
+  add("GamesmanUni's answer", link);
   if (state.at > 0 && state.hints) {
     const parent = state.answers[state.at - 1];
     const m = movePlayed(state.at);
     if (parent && m) {
       const n = parent.moves.length;
-      add("Rank among its siblings", `${ordinal(siblingRank(parent, m))} of the ${n} position${n === 1 ? "" : "s"} the moves at ply ${state.at - 1} lead to, best first`);
+      add("Rank among its siblings", `${ordinal(siblingRank(parent, m))} of the ${n} moves at ply ${state.at - 1}, best first`);
     }
   }
 }
@@ -556,6 +707,15 @@ function redo() {
 
 function wire() {
   $("variant").addEventListener("change", (e) => chooseVariant(+e.target.value).catch((x) => showError(x.message)));
+  $("board").addEventListener("click", onBoardClick);
+  window.addEventListener("resize", () => {
+    const r = state.answers[state.at];
+    const t = state.object && theme();
+    if (r && t) choosePickMode($("board"), t, r);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") closePicker();
+  });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("restart").addEventListener("click", () => start(state.object.startPosition));

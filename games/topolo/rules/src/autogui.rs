@@ -131,6 +131,16 @@ impl Topolo {
                 r + 1
             ));
         }
+        // Each cell's number, as moves name it (S4: a small piece on 4).
+        for b in 0..rows * cols {
+            let (r, c) = (b / cols, b % cols);
+            back.push_str(&format!(
+                r##"<text x="{}" y="{}" text-anchor="end" font-size="0.14" fill="#8d7a55" font-family="sans-serif">{}</text>"##,
+                f64::from(c) + 0.96,
+                f64::from(rows - 1 - r) + 0.16,
+                b + 1
+            ));
+        }
         for c in 1..cols {
             back.push_str(&format!(
                 r##"<line x1="{c}" y1="0" x2="{c}" y2="{rows}" stroke="#b8a47c" stroke-width="0.02"/>"##
@@ -158,6 +168,7 @@ impl Topolo {
         BoardArt {
             background: Some(back),
             pieces,
+            centers: None,
         }
     }
 }

@@ -25,6 +25,7 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod shape;
+mod words;
 
 pub use error::{ParseError, RulesError};
 pub use groups::{compare, group_list, Group};

@@ -45,6 +45,33 @@ fn background() -> String {
     s
 }
 
+/// How much smaller than a cell the pieces are drawn, so that a crowned
+/// castle (large, small and bucket) stands inside its cell.
+const PIECE_SCALE: f64 = 0.65;
+
+/// A piece's drawing at [`PIECE_SCALE`].
+fn scaled(inner: &str) -> String {
+    format!(r#"<g transform="scale({PIECE_SCALE})">{inner}</g>"#)
+}
+
+/// Where the page draws each of a cell's six entity slots, below its
+/// centre: bucket on a castle, bucket on a small, bucket on the ground,
+/// small on a large, small on the ground, large. Each piece stands on the
+/// one under it (the theme's offsets suit GamesmanUni's images, whose
+/// bucket on a castle reaches into the cell above).
+const SLOT_DY: [f64; 6] = [-0.22, 0.13, 0.32, -0.03, 0.32, 0.18];
+
+/// The theme's centres with the entity slots moved to [`SLOT_DY`].
+fn page_centers() -> Vec<[f64; 2]> {
+    let mut centers = crate::uni::theme::centers();
+    for (slot, c) in centers.iter_mut().take(6 * 9).enumerate() {
+        let cell = slot / 6;
+        let (x, y) = ((cell % 3) as f64 + 0.5, (cell / 3) as f64 + 0.5);
+        *c = [x, y + SLOT_DY[slot % 6]];
+    }
+    centers
+}
+
 /// The drawings of every character of the theme.
 pub fn board_art() -> BoardArt {
     let blue = "#2f6fd6";
@@ -53,15 +80,55 @@ pub fn board_art() -> BoardArt {
     BoardArt {
         background: Some(background()),
         pieces: vec![
-            ('B', bucket(blue)),
-            ('R', bucket(red)),
-            ('S', SMALL.into()),
-            ('L', LARGE.into()),
+            ('B', scaled(&bucket(blue))),
+            ('R', scaled(&bucket(red))),
+            ('S', scaled(SMALL)),
+            ('L', scaled(LARGE)),
             ('t', button(&bucket(blue), 1.8, 0.0)),
             ('u', button(&bucket(red), 1.8, 0.0)),
             ('v', button(SMALL, 1.3, -0.04)),
             ('w', button(LARGE, 0.95, -0.12)),
             ('P', pass.into()),
         ],
+        centers: Some(page_centers()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vertical extent of a piece drawn at slot `dy` below its cell's
+    /// centre: its drawing's extent, scaled.
+    fn extent(top: f64, bottom: f64, dy: f64) -> (f64, f64) {
+        (dy + top * PIECE_SCALE, dy + bottom * PIECE_SCALE)
+    }
+
+    #[test]
+    fn every_piece_stands_inside_its_cell_on_the_one_below() {
+        // The drawings' extents: a bucket's handle peaks near -0.29, its
+        // base at 0.2; a small from -0.12 to 0.2; a large from -0.16 to 0.42.
+        let bucket = |dy| extent(-0.29, 0.2, dy);
+        let small = |dy| extent(-0.12, 0.2, dy);
+        let large = |dy| extent(-0.16, 0.42, dy);
+        let [on_castle, on_small, on_ground, small_on_large, small_alone, large_alone] = SLOT_DY;
+        let all = [
+            bucket(on_castle),
+            bucket(on_small),
+            bucket(on_ground),
+            small(small_on_large),
+            small(small_alone),
+            large(large_alone),
+        ];
+        for (top, bottom) in all {
+            assert!(top > -0.5 && bottom < 0.5, "{top}..{bottom} leaves the cell");
+        }
+        // Each stacked piece's base is within a little of the top of the
+        // one it stands on: not floating, not sunk into it.
+        let rests = |upper: (f64, f64), lower: (f64, f64)| (upper.1 - lower.0).abs() < 0.05;
+        assert!(rests(small(small_on_large), large(large_alone)));
+        assert!(rests(bucket(on_castle), small(small_on_large)));
+        assert!(rests(bucket(on_small), small(small_alone)));
+        assert_eq!(page_centers().len(), crate::uni::theme::CENTERS);
     }
 }

@@ -3,7 +3,7 @@
 //! database format (its fast path): [`catalog`] tells the server's shared
 //! catalog which file is which variant and reads one, [`response`] builds Topitop's position objects (shared
 //! with the command's `query` and `play`), [`theme`] and [`instructions`]
-//! hold the fixed content, and [`served`] puts them behind the server's
+//! hold the fixed content, [`words`] what the page says beside the board, and [`served`] puts them behind the server's
 //! interface.
 
 pub mod art;
@@ -12,3 +12,4 @@ pub mod instructions;
 pub mod response;
 pub mod served;
 pub mod theme;
+mod words;

@@ -4,12 +4,13 @@
 use topitop_game_api::BoardArt;
 use topitop_rules::{autogui_position, parse_position, Player};
 use topitop_serve::PositionResponse;
-use topitop_serve::{PositionError, ServedVariant};
+use topitop_serve::{Notes, PositionError, ServedVariant};
 
 use crate::uni::catalog::Served;
 use crate::uni::instructions::instructions;
 use crate::uni::response::{respond_as, GameOver};
 use crate::uni::theme::image_autogui_data;
+use crate::uni::words;
 
 impl ServedVariant for Served {
     fn id(&self) -> &str {
@@ -60,6 +61,35 @@ impl ServedVariant for Served {
 
     fn board_art(&self) -> BoardArt {
         crate::uni::art::board_art()
+    }
+
+    fn notes(&self, p: &str) -> Notes {
+        let Ok(pos) = parse_position(p, self.rules.budget()) else {
+            return Notes::default();
+        };
+        let mut facts = words::facts(self.rules, pos);
+        // Where the database keeps it, as the shared games' notes say.
+        let index = self.db.index();
+        let tier = topitop_rules::Tier::of(pos.board());
+        if let (Ok(i), Some(range)) = (index.index(pos), index.tier_range(tier)) {
+            facts.push(("Tier".into(), tier.describe(self.rules.budget())));
+            facts.push((
+                "Rank in its tier".into(),
+                format!("{} of {} (from 0)", i - range.offset, 2 * range.half),
+            ));
+        }
+        let file = self.db.path().file_name().unwrap_or_default().to_string_lossy();
+        facts.push((
+            "In query".into(),
+            format!(
+                "topitop query --db {file} {}",
+                topitop_serve::tiered::shell_quote(p)
+            ),
+        ));
+        Notes {
+            ending: words::ending(self.rules, pos),
+            facts,
+        }
     }
 }
 
