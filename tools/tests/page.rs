@@ -7,95 +7,10 @@ mod support;
 
 use serde_json::Value;
 use support::http::get;
-use support::run::{stderr, stdout, temp_dir, topitop};
+use support::page::{best_moves, driver, ok, query, shows, BOARD, LISTED};
+use support::run::temp_dir;
 use support::server::Server;
-use support::webdriver::{chromedriver, Browser};
-
-fn ok(args: &[&str]) -> String {
-    let o = topitop(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
-/// `query --json` of `position` with the game options `game`.
-fn query(dir: &str, game: &[&str], position: &str) -> Value {
-    let out = ok(&[&["query", position, "--json", "--dir", dir][..], game].concat());
-    serde_json::from_str(&out).unwrap()
-}
-
-/// Each move and its value for the mover, in `query`'s order.
-fn move_values(q: &Value) -> Value {
-    q["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| serde_json::json!([m["move"], m["moveValue"]]))
-        .collect()
-}
-
-/// The moves GamesmanUni's computer chooses among at `q`: those keeping
-/// the position's value, the quickest to a win or tie, the slowest to a
-/// loss.
-fn best_moves(q: &Value) -> Vec<Value> {
-    let value = &q["positionValue"];
-    let keep: Vec<Value> = q["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| &m["moveValue"] == value)
-        .cloned()
-        .collect();
-    let r = |m: &Value| m["remoteness"].as_i64().unwrap();
-    let pick = match value.as_str() {
-        Some("win" | "tie") => keep.iter().map(r).min(),
-        Some("lose") => keep.iter().map(r).max(),
-        _ => None,
-    };
-    match pick {
-        Some(p) => keep.into_iter().filter(|m| r(m) == p).collect(),
-        None => keep,
-    }
-}
-
-/// A script's start: the position the board shows (the SVG board, or the
-/// text board of a game without AutoGUI data).
-const BOARD: &str =
-    "const b = document.querySelector('[data-position]:not([hidden])'); return b && b.dataset.position";
-const LISTED: &str =
-    "return [...document.querySelectorAll('#moves button')].map(b => [b.dataset.move, b.dataset.value])";
-const ON_BOARD: &str =
-    "return [...document.querySelectorAll('#board .move')].map(g => [g.dataset.move, g.dataset.value])";
-
-/// Waits until the board shows `position`, then checks that the listed
-/// moves and the board's move controls are `query`'s, with its values.
-fn shows(browser: &Browser, position: &str, q: &Value) {
-    let script = format!("{BOARD} === {}", Value::from(position));
-    browser.wait_for(&format!("the board to show {position}"), &script);
-    let expected = move_values(q);
-    assert_eq!(browser.eval(LISTED), expected, "the move list of {position}");
-    let mut drawn = browser.eval(ON_BOARD).as_array().unwrap().clone();
-    let mut wanted = expected.as_array().unwrap().clone();
-    let key = |v: &Value| v.to_string();
-    drawn.sort_by_key(key);
-    wanted.sort_by_key(key);
-    assert_eq!(drawn, wanted, "every move of {position} is on the board");
-}
-
-/// chromedriver, or `None` (the test is skipped, and says so) when there
-/// is none.
-fn driver() -> Option<std::path::PathBuf> {
-    let found = chromedriver();
-    if found.is_none() {
-        // CI installs it and sets this, so the check cannot be skipped
-        // there by accident.
-        assert!(
-            std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
-            "TOPITOP_REQUIRE_CHROMIUM is set but no chromedriver is on PATH"
-        );
-        eprintln!("skipped: no chromedriver (apt-get install -y chromium-driver) to drive the page with");
-    }
-    found
-}
+use support::webdriver::Browser;
 
 #[test]
 fn a_person_plays_and_studies_both_games_in_the_browser() {
@@ -441,4 +356,121 @@ fn a_researcher_studies_a_game_in_the_browser() {
         "the copy's feedback",
         "return document.getElementById('copied').textContent",
     );
+}
+
+/// Each piece's box on screen, with its AutoGUI slot:
+/// `[[slot, left, top, right, bottom], ...]`, and the board's cell size in
+/// pixels.
+const PIECE_BOXES: &str = "const svg = document.getElementById('board'); const m = svg.getScreenCTM(); \
+     const unit = Math.hypot(m.a, m.b); \
+     const boxes = [...svg.querySelectorAll('.pieces > g')].map(g => { const r = g.getBoundingClientRect(); \
+     return [+g.dataset.slot, r.left, r.top, r.right, r.bottom]; }); \
+     const o = svg.createSVGPoint(); o.x = 0; o.y = 0; const origin = o.matrixTransform(m); \
+     return [boxes, unit, origin.x, origin.y]";
+
+#[test]
+fn the_board_draws_every_piece_in_its_cell_and_clicks_what_it_shows() {
+    let Some(driver) = driver() else { return };
+    let dir = temp_dir("board");
+    let d = dir.to_str().unwrap();
+    let budget = ["--budget", "2/1/2/2"];
+    let topple = ["--game", "topple", "--board", "3x3", "--variant", "s6"];
+    ok(&[&["solve", "--out", d][..], &budget].concat());
+    ok(&[&["solve", "--out", d][..], &topple].concat());
+    let server = Server::start(&dir, "board", &budget);
+    let browser = Browser::start(&driver, &dir);
+    let open = |game: &str, variant: &str, p: &str| {
+        let url = format!(
+            "http://{}/ui/?game={game}&variant={variant}&p={}",
+            server.addr,
+            p.replace(' ', "%20")
+        );
+        browser.open(&url);
+        browser.wait_for(
+            &format!("the board of {p}"),
+            &format!("{BOARD} === {}", Value::from(p)),
+        );
+    };
+
+    // Crowned castles (P blue, Q red) stand inside their own cells: no
+    // bucket cut off at the top, none drawn into the cell above.
+    for p in ["2_PQ-------", "1_---Q----P", "2_S--LR-P--"] {
+        open("topitop", "regular", p);
+        let got = browser.eval(PIECE_BOXES);
+        let unit = got[1].as_f64().unwrap();
+        let (x0, y0) = (got[2].as_f64().unwrap(), got[3].as_f64().unwrap());
+        let boxes = got[0].as_array().unwrap();
+        assert!(!boxes.is_empty(), "{p}: no pieces drawn");
+        for b in boxes {
+            let b: Vec<f64> = b
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            let cell = b[0] as usize / 6;
+            let (cx, cy) = ((cell % 3) as f64, (cell / 3) as f64);
+            let inside = b[1] >= x0 + cx * unit - 1.0
+                && b[3] <= x0 + (cx + 1.0) * unit + 1.0
+                && b[2] >= y0 + cy * unit - 1.0
+                && b[4] <= y0 + (cy + 1.0) * unit + 1.0;
+            assert!(
+                inside,
+                "{p}: slot {} drawn outside cell {}: {b:?}",
+                b[0],
+                cell + 1
+            );
+        }
+    }
+
+    // Where two arrows cross, a click plays neither; on an arrow's head
+    // half, it plays that arrow's move.
+    let p = "1_SS-LL----";
+    open("topitop", "regular", p);
+    let hit = |mv: &str, f: f64| {
+        browser.eval(&format!(
+            "const g = document.querySelector('#board [data-move=\"{mv}\"]'); const l = g.querySelector('line.ring'); \
+             const svg = document.getElementById('board'); const m = svg.getScreenCTM(); \
+             const x1 = +l.getAttribute('x1'), y1 = +l.getAttribute('y1'), x2 = +l.getAttribute('x2'), y2 = +l.getAttribute('y2'); \
+             const pt = svg.createSVGPoint(); pt.x = x1 + (x2 - x1) * {f}; pt.y = y1 + (y2 - y1) * {f}; const q = pt.matrixTransform(m); \
+             const e = document.elementFromPoint(q.x, q.y); const mv = e && e.closest('.move'); return mv ? mv.dataset.move : null"
+        ))
+    };
+    assert_eq!(
+        hit("1-5", 0.5),
+        Value::Null,
+        "the crossing of 1-5 and 2-4 plays no move"
+    );
+    assert_eq!(hit("2-4", 0.5), Value::Null);
+    let mut checked = 0;
+    for mv in ["1-5", "2-4", "4-2", "5-1"] {
+        if browser.eval(&format!(
+            "return Boolean(document.querySelector('#board [data-move=\"{mv}\"]'))"
+        )) == Value::Bool(true)
+        {
+            assert_eq!(hit(mv, 0.8), Value::from(mv), "the head half of {mv}");
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 2,
+        "only {checked} of the crossing slides are moves of {p}"
+    );
+
+    // Topple: arrows and lines go under the pieces, so none hides a stack,
+    // its height or a pawn's letter; placement buttons go over them.
+    for p in ["3../1r1b./... r s1 r7 b7", ".11/.1b./111r b s0 r7 b7"] {
+        open("topple", "3x3-s6", p);
+        let order = browser.eval(
+            "const kids = [...document.getElementById('board').children]; \
+             const pieces = kids.findIndex(e => e.classList.contains('pieces')); \
+             return kids.map((e, i) => [i < pieces, e.dataset.move ? e.querySelector('line') !== null : null]).filter(([, line]) => line !== null)",
+        );
+        for pair in order.as_array().unwrap() {
+            assert_eq!(
+                pair[0], pair[1],
+                "{p}: a line drawn over the pieces, or a button under them: {order}"
+            );
+        }
+    }
 }

@@ -230,3 +230,85 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
     assert_eq!(drawn, 3);
     let _ = parse_cards("red-circle").unwrap();
 }
+
+#[test]
+fn clicks_on_your_cards_are_never_lost_while_bots_play() {
+    let Some(driver) = chromedriver() else {
+        assert!(
+            std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
+            "TOPITOP_REQUIRE_CHROMIUM is set but no chromedriver is on PATH"
+        );
+        eprintln!("skipped: no chromedriver (apt-get install -y chromium-driver) to drive the page with");
+        return;
+    };
+    let dir = temp_dir("toppo-clicks");
+    let server = Server::start(&dir, "toppo-clicks", &[]);
+    let browser = Browser::start(&driver, &dir);
+    browser.open(&format!("http://{}/ui/toppo/?seed=11", server.addr));
+    browser.wait_for(
+        "the first game",
+        "return window.toppo && toppo.data && toppo.data.id",
+    );
+    // Three bots at the usual speed, all revealing and playing.
+    browser.eval("document.getElementById('bots').value = '3'; document.getElementById('speed').value = '1'; return true");
+    browser.click("[data-action=new]");
+    browser.wait_for(
+        "the new game",
+        "return toppo.data && toppo.data.players.length === 4 || null",
+    );
+    let start = std::time::Instant::now();
+    while browser
+        .eval("return toppo.data.players[0].line.length")
+        .as_u64()
+        .unwrap()
+        < 3
+    {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "no three cards revealed in a minute"
+        );
+        let _ = browser.try_click("[data-action=reveal]");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    // Ordinary presses (0.1 s down) on your cards: each one picks or
+    // unpicks its card, unless your line itself changed meanwhile.
+    let (mut counted, mut lost) = (0, Vec::new());
+    for k in 0..36 {
+        let state = "return [toppo.data.players[0].line.join(','), toppo.picks.slice(), toppo.data.over]";
+        let before = browser.eval(state);
+        if before[2] == Value::Bool(true) {
+            break;
+        }
+        let n = before[0]
+            .as_str()
+            .unwrap()
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .count();
+        if n == 0 {
+            let _ = browser.try_click("[data-action=reveal]");
+            continue;
+        }
+        let j = k % n;
+        let pressed = browser.slow_click(&format!("#line [data-line=\"{j}\"]"), 100);
+        let after = browser.eval(state);
+        if after[0] != before[0] {
+            continue;
+        }
+        counted += 1;
+        if pressed.is_err() {
+            // The card was drawn anew under the pointer: the click is lost.
+            lost.push(k);
+            continue;
+        }
+        let was = before[1].as_array().unwrap().contains(&Value::from(j));
+        let is = after[1].as_array().unwrap().contains(&Value::from(j));
+        if was == is {
+            lost.push(k);
+        }
+    }
+    assert!(counted >= 20, "only {counted} clicks on an unchanged line");
+    assert!(lost.is_empty(), "clicks {lost:?} of {counted} did nothing");
+    let bots_moved = browser.eval("return toppo.data.events.filter(e => !e.text.startsWith('You')).length");
+    assert!(bots_moved.as_u64().unwrap() > 0, "the bots played meanwhile");
+}

@@ -308,7 +308,7 @@ function drawBoard(r) {
   [...entities].forEach((ch, i) => {
     const img = t.charImages[ch];
     const c = centers[i];
-    if (img && c) piece(ch, c, img.scale, pieces);
+    if (img && c) piece(ch, c, img.scale, pieces).dataset.slot = String(i);
   });
   for (const m of buttons) drawMove(svg, t, m);
   choosePickMode(svg, t, r);
@@ -447,10 +447,14 @@ function drawMove(svg, t, m) {
     // cross, and a move and its reverse share one line, at their middles.
     // A line takes them between its ends, which lie under pieces.
     const [from, to] = parts[0] === "M" ? [0.55, 1] : [0.25, 0.75];
-    el("line", {
-      class: "hit", x1: a[0] + dx * from, y1: a[1] + dy * from, x2: a[0] + dx * to, y2: a[1] + dy * to,
-      stroke: "transparent", "stroke-width": Math.max(width * 3, 0.12), "pointer-events": "stroke",
-    }, g);
+    // A band around that part, as a shape with an inside (a line has
+    // none, and a horizontal one no height to click).
+    const len = Math.hypot(dx, dy) || 1;
+    const half = Math.max(width * 1.5, 0.06);
+    const nx = (-dy / len) * half, ny = (dx / len) * half;
+    const [p, q] = [[a[0] + dx * from, a[1] + dy * from], [a[0] + dx * to, a[1] + dy * to]];
+    const band = [[p[0] + nx, p[1] + ny], [q[0] + nx, q[1] + ny], [q[0] - nx, q[1] - ny], [p[0] - nx, p[1] - ny]];
+    el("polygon", { class: "hit", points: band.map((v) => v.join(",")).join(" "), fill: "transparent" }, g);
   } else {
     return;
   }

@@ -112,8 +112,16 @@ function drawRecord() {
     li.appendChild(b);
     list.appendChild(li);
   }
+  // The ply shown kept in sight inside the list, never by scrolling the
+  // page away from the board.
   const current = list.querySelector("[aria-current]");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {
+    const top = current.offsetTop;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + current.offsetHeight - list.clientHeight;
+    }
+  }
 }
 
 function ordinal(n) {

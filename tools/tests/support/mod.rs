@@ -6,6 +6,9 @@ pub mod browser;
 pub mod http;
 // Each test crate uses some of the helpers.
 #[allow(dead_code)]
+pub mod page;
+// Each test crate uses some of the helpers.
+#[allow(dead_code)]
 pub mod run;
 // Each test crate uses some of the helpers.
 #[allow(dead_code)]

@@ -105,16 +105,18 @@ impl Browser {
     /// Waits up to 20 s for the script `body` to return a truthy value, and
     /// returns it.
     pub fn wait_for(&self, what: &str, body: &str) -> Value {
+        self.wait_until(what, Duration::from_secs(20), body)
+    }
+
+    /// [`Browser::wait_for`], waiting up to `limit`.
+    pub fn wait_until(&self, what: &str, limit: Duration, body: &str) -> Value {
         let start = Instant::now();
         loop {
             let v = self.eval(body);
             if !(v.is_null() || v == json!(false) || v == json!("")) {
                 return v;
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "waited 20 s for {what}"
-            );
+            assert!(start.elapsed() < limit, "waited {limit:?} for {what}");
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -184,6 +186,49 @@ impl Browser {
         self.command("POST", "/actions", Some(actions));
     }
 
+    /// Presses the mouse on the centre of the element `css` selects, holds
+    /// it `hold_ms`, and releases it: a click as a person makes one, during
+    /// which the page may change under the pointer. An element drawn anew
+    /// before the press is an error, as [`Browser::try_click`] says it.
+    pub fn slow_click(&self, css: &str, hold_ms: u64) -> Result<(), String> {
+        let id = self.find(css);
+        let actions = json!({"actions": [{"type": "pointer", "id": "mouse",
+            "parameters": {"pointerType": "mouse"}, "actions": [
+            {"type": "pointerMove", "origin": {"element-6066-11e4-a52e-4f735466cecf": id}, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pause", "duration": hold_ms},
+            {"type": "pointerUp", "button": 0},
+        ]}]});
+        let path = format!("/session/{}/actions", self.session);
+        call(self.addr, "POST", &path, Some(&actions)).map(|_| ())
+    }
+
+    /// Shows the page as a screen of `width` × `height` CSS pixels does (a
+    /// phone's when `mobile`), whatever the window's size: Chromium's
+    /// device emulation, through chromedriver.
+    pub fn emulate(&self, width: u32, height: u32, mobile: bool) {
+        self.command(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile,
+            }})),
+        );
+    }
+
+    /// A screenshot of the page at `width` × `height` (emulated), written
+    /// to `name` in [`screenshot_dir`]; the emulation is left on.
+    pub fn screenshot_at(&self, width: u32, height: u32, name: &str) -> PathBuf {
+        self.emulate(width, height, width < 600);
+        // A frame for the layout to settle at the new size.
+        std::thread::sleep(Duration::from_millis(300));
+        let png = self.screenshot();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name} is a PNG");
+        let path = screenshot_dir().join(name);
+        std::fs::write(&path, png).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        path
+    }
+
     /// Resizes the window to `width` × `height` pixels.
     pub fn resize(&self, width: u32, height: u32) {
         self.command(
@@ -230,4 +275,16 @@ fn decode_base64(text: &str) -> Vec<u8> {
         out.extend(&n.to_be_bytes()[1..chunk.len()]);
     }
     out
+}
+
+/// Where the browser tests write their screenshots, to be looked at:
+/// `$TOPITOP_SCREENSHOTS`, or `screenshots/` under Cargo's temporary
+/// directory for tests (`target/tmp/screenshots`).
+pub fn screenshot_dir() -> PathBuf {
+    let dir = std::env::var_os("TOPITOP_SCREENSHOTS").map_or_else(
+        || Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots"),
+        PathBuf::from,
+    );
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
 }
