@@ -1,15 +1,18 @@
 //! Topple drawn by GamesmanUni's image AutoGUI, with images GamesmanUni
 //! already bundles (a backend can name no others): its white, red and blue
-//! pieces for stacks, its digits for heights, and its hitbox for buttons.
+//! pieces for stacks, its digits for heights, and for placements its hitbox
+//! (a dot), which holds the `MoveButtonSVG` element GamesmanUni draws a
+//! button from.
 //!
 //! The centres are the board's cells first (centre `b` is cell `b`, row 1
 //! at the bottom), then each cell's height label at its lower right
 //! (centre `N + b`), then each cell's eight topple arrow heads (centre
 //! `2N + 8b + d`, `d` a [`Direction`] clockwise from north).
 //!
-//! The entity string is `2N` characters: each cell's stack (`e` empty, `g`
+//! The entity string is `2N` characters: each cell's stack (`-` empty, `g`
 //! a stack without a pawn, `r`/`b` a stack under a Red/Blue pawn), then
-//! each cell's height (`e` for none, a digit, `9` for 9 or more).
+//! each cell's height (`-` for none, a digit, `9` for 9 or more). `-` has
+//! no image: GamesmanUni draws nothing there.
 
 use serde_json::json;
 use topitop_game_api::BoardArt;
@@ -21,7 +24,7 @@ use crate::rules::{Move, Topple};
 /// The stack character of `cell`.
 fn stack_char(pos: &Position, cell: u8) -> char {
     match (pos.height(cell), pos.pawn(cell)) {
-        (0, _) => 'e',
+        (0, _) => '-',
         (_, None) => 'g',
         (_, Some(c)) => c.letter(),
     }
@@ -30,7 +33,7 @@ fn stack_char(pos: &Position, cell: u8) -> char {
 /// The height character of `cell`.
 fn height_char(pos: &Position, cell: u8) -> char {
     match pos.height(cell) {
-        0 => 'e',
+        0 => '-',
         h => char::from(b'0' + h.min(9)),
     }
 }
@@ -81,7 +84,6 @@ impl Topple {
         let image =
             |file: &str, scale: f64| json!({ "image": format!("general/{file}.svg"), "scale": scale });
         let mut images = serde_json::Map::new();
-        images.insert("e".into(), image("basichitbox", 0.9));
         images.insert("t".into(), image("basichitbox", 0.9));
         images.insert("g".into(), image("whitepiece", 0.7));
         images.insert("r".into(), image("redpiece", 0.7));
@@ -140,7 +142,6 @@ impl Topple {
             )
         };
         let mut pieces = vec![
-            ('e', blank.clone()),
             ('t', blank),
             ('g', disc("#9a9184", "")),
             (Color::Red.letter(), disc("#d63a3a", "R")),
@@ -167,6 +168,11 @@ impl Topple {
 mod tests {
     use super::*;
 
+    /// Images of GamesmanUni 5.0.35 (`src/models/images/svg/`) that hold an
+    /// element with id `MoveButtonSVG`, the only ones it can draw an `A_`
+    /// button from; found there with `grep -rl MoveButtonSVG`.
+    const MOVE_BUTTON_IMAGES: [&str; 2] = ["chungtoi/p.svg", "general/basichitbox.svg"];
+
     #[test]
     fn every_button_and_entity_has_an_image_and_buttons_are_unique() {
         let game = Topple::from_options(Some("3x4"), Some("s12")).unwrap();
@@ -189,7 +195,8 @@ mod tests {
                     if let Ok(k) = centre.parse::<usize>() {
                         assert!(k < centres, "{b}");
                     } else {
-                        assert!(t["charImages"].get(*centre).is_some(), "{b}");
+                        let image = t["charImages"][*centre]["image"].as_str().unwrap();
+                        assert!(MOVE_BUTTON_IMAGES.contains(&image), "{b}: {image}");
                     }
                 }
                 assert!(t["sounds"].get(parts[3]).is_some(), "{b}");
@@ -199,9 +206,12 @@ mod tests {
             assert_eq!(buttons.len(), moves.len(), "keys of GamesmanUni's move map");
             let entities = game.autogui_entities(&pos);
             assert_eq!(entities.chars().count(), 24);
-            assert!(entities
-                .chars()
-                .all(|c| t["charImages"].get(c.to_string()).is_some()));
+            for c in entities.chars().filter(|&c| c != '-') {
+                let image = t["charImages"][c.to_string()]["image"].as_str().unwrap();
+                assert!(!MOVE_BUTTON_IMAGES.contains(&image), "{c}: a stray dot");
+            }
+            let empty = (0..12).filter(|&b| pos.height(b) == 0).count();
+            assert_eq!(entities.matches('-').count(), 2 * empty, "{entities}");
             pos = game.play(&pos, moves[rng.index(moves.len())]);
         }
         let art = game.board_art();

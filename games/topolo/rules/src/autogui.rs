@@ -1,10 +1,13 @@
 //! Topolo drawn by GamesmanUni's image AutoGUI, with images GamesmanUni
 //! already bundles (a backend can name no others): its red and black
-//! pieces, in three sizes, and a dot for an empty cell.
+//! pieces, in three sizes, for the pieces on the board, and for the move
+//! buttons an image that has the `MoveButtonSVG` element GamesmanUni draws
+//! a button from (its pieces have none, and a button drawn from one is
+//! 0×0). An empty cell is `-`, which GamesmanUni draws as nothing.
 //!
 //! The centres are the board's cells first (cell `b` is centre `b`), then
-//! three buttons a cell, small, mid and large left to right along the
-//! cell's lower edge (centre `N + 3b + k`). Row 1, Red's side, is at the
+//! three buttons a cell, small, mid and large left to right across the
+//! cell's middle (centre `N + 3b + k`). Row 1, Red's side, is at the
 //! bottom, as [`Game::show`](topitop_game_api::Game::show) draws it.
 
 use serde_json::json;
@@ -14,18 +17,19 @@ use crate::piece::{Color, Size};
 use crate::position::Position;
 use crate::rules::{Move, Topolo};
 
-/// The entity character of a cell: `e` empty (drawn as a dot), `S`, `M`,
-/// `L` for Red's pieces, `s`, `m`, `l` for Black's.
+/// The entity character of a cell: `-` empty (no image), `S`, `M`, `L`
+/// for Red's pieces, `s`, `m`, `l` for Black's.
 fn entity(cell: Option<(Color, Size)>) -> char {
     match cell {
-        None => 'e',
+        None => '-',
         Some((Color::Red, z)) => z.letter(),
         Some((Color::Black, z)) => z.letter().to_ascii_lowercase(),
     }
 }
 
-/// The button's image character: `a`, `b`, `c` for Red's small, mid and
-/// large, `x`, `y`, `z` for Black's.
+/// The button's character: `a`, `b`, `c` for Red's small, mid and large,
+/// `x`, `y`, `z` for Black's (GamesmanUni draws them alike, by size; the
+/// browser page draws each as its piece).
 fn button(color: Color, size: Size) -> char {
     let k = size_rank(size);
     match color {
@@ -33,6 +37,12 @@ fn button(color: Color, size: Size) -> char {
         Color::Black => ['x', 'y', 'z'][k],
     }
 }
+
+/// The image of every move button: a ring with a plus, all drawn in the
+/// move's value colour, from GamesmanUni's Chung Toi placements. No image
+/// GamesmanUni bundles with `MoveButtonSVG` is a red or a black disc, so
+/// the button shows where and what size, and the header whose turn.
+const BUTTON_IMAGE: &str = "chungtoi/p.svg";
 
 /// 0, 1, 2 for small, mid, large.
 fn size_rank(size: Size) -> usize {
@@ -63,23 +73,26 @@ impl Topolo {
             (f64::from(c) + 0.5, f64::from(rows - 1 - r) + 0.5)
         };
         let mut centers: Vec<[f64; 2]> = (0..u32::from(s.cells())).map(|b| cell(b).into()).collect();
+        // An empty cell draws nothing, so its buttons can use its middle;
+        // 0.3 apart, the largest (0.3 wide) stays clear of its neighbour.
         for b in 0..u32::from(s.cells()) {
             let (x, y) = cell(b);
             for dx in [-0.3, 0.0, 0.3] {
-                centers.push([x + dx, y + 0.3]);
+                centers.push([x + dx, y]);
             }
         }
-        let piece =
-            |file: &str, scale: f64| json!({ "image": format!("general/{file}.svg"), "scale": scale });
+        let image = |path: String, scale: f64| json!({ "image": path, "scale": scale });
         let mut images = serde_json::Map::new();
-        images.insert("e".into(), piece("basichitbox", 0.9));
         for (color, file) in [(Color::Red, "redpiece"), (Color::Black, "blackpiece")] {
             for (k, &size) in Size::ALL.iter().enumerate() {
                 let grown = [0.5, 0.7, 0.9][k];
-                images.insert(entity(Some((color, size))).to_string(), piece(file, grown));
+                images.insert(
+                    entity(Some((color, size))).to_string(),
+                    image(format!("general/{file}.svg"), grown),
+                );
                 images.insert(
                     button(color, size).to_string(),
-                    piece(file, [0.16, 0.21, 0.26][k]),
+                    image(BUTTON_IMAGE.into(), [0.18, 0.24, 0.3][k]),
                 );
             }
         }
@@ -151,10 +164,7 @@ impl Topolo {
                 r##"<line x1="0" y1="{r}" x2="{cols}" y2="{r}" stroke="#b8a47c" stroke-width="0.02"/>"##
             ));
         }
-        let mut pieces = vec![(
-            'e',
-            r##"<rect x="-0.5" y="-0.5" width="1" height="1" fill="none"/>"##.to_string(),
-        )];
+        let mut pieces = Vec::new();
         for (color, fill, ink) in [
             (Color::Red, "#d63a3a", "#ffffff"),
             (Color::Black, "#2b2b2b", "#ffffff"),
@@ -178,6 +188,12 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
+    /// Images of GamesmanUni 5.0.35 (`src/models/images/svg/`) that hold an
+    /// element with id `MoveButtonSVG`, the only ones it can draw a move
+    /// button from; found there with `grep -rl MoveButtonSVG`. Its pieces
+    /// (`general/redpiece.svg`, `general/blackpiece.svg`) are not among them.
+    const MOVE_BUTTON_IMAGES: [&str; 2] = ["chungtoi/p.svg", "general/basichitbox.svg"];
+
     #[test]
     fn every_button_is_a_centre_with_an_image_and_unique() {
         let game = Topolo::from_options(Some("3x4"), None).unwrap();
@@ -186,6 +202,7 @@ mod tests {
         let centres = t["centers"].as_array().unwrap().len();
         assert_eq!(centres, 4 * 12);
         let mut pos = Position::EMPTY;
+        assert_eq!(game.autogui_entities(&pos), "-".repeat(12), "nothing drawn");
         while !game.is_over(&pos) {
             let moves = game.moves(&pos);
             let buttons: Vec<String> = moves.iter().map(|&m| game.autogui_button(&pos, m)).collect();
@@ -196,19 +213,52 @@ mod tests {
             for b in &buttons {
                 let parts: Vec<&str> = b.split('_').collect();
                 assert_eq!(parts[0], "A");
-                assert!(t["charImages"].get(parts[1]).is_some(), "{b}");
+                let image = t["charImages"][parts[1]]["image"].as_str().unwrap();
+                assert!(MOVE_BUTTON_IMAGES.contains(&image), "{b}: {image}");
                 assert!(parts[2].parse::<usize>().unwrap() < centres, "{b}");
                 assert!(t["sounds"].get(parts[3]).is_some(), "{b}");
             }
             let entities = game.autogui_entities(&pos);
             assert_eq!(entities.len(), 12);
-            assert!(entities
-                .chars()
-                .all(|c| t["charImages"].get(c.to_string()).is_some()));
+            for c in entities.chars().filter(|&c| c != '-') {
+                let image = t["charImages"][c.to_string()]["image"].as_str().unwrap();
+                assert!(!MOVE_BUTTON_IMAGES.contains(&image), "{c}: a piece, not a button");
+            }
             pos = game.play(&pos, moves[moves.len() / 2]);
         }
-        assert!(!game.autogui_entities(&pos).contains('e'), "a full board");
+        assert!(!game.autogui_entities(&pos).contains('-'), "a full board");
         let only = Topolo::new(game.shape(), Variant::SizeOnly);
         assert_eq!(only.autogui_theme(), theme, "the same board either way");
+    }
+
+    #[test]
+    fn a_cells_buttons_grow_with_size_and_never_overlap() {
+        let game = Topolo::from_options(Some("3x3"), None).unwrap();
+        let theme = game.autogui_theme();
+        let t = &theme["themes"]["pieces"];
+        let at = |k: usize| {
+            let c = &t["centers"][k];
+            (c[0].as_f64().unwrap(), c[1].as_f64().unwrap())
+        };
+        for color in [Color::Red, Color::Black] {
+            let scale = |size: Size| {
+                t["charImages"][button(color, size).to_string()]["scale"]
+                    .as_f64()
+                    .unwrap()
+            };
+            for b in 0..9 {
+                let (cx, cy) = at(b);
+                let mut right = cx - 0.5;
+                for (k, &size) in Size::ALL.iter().enumerate() {
+                    let (x, y) = at(9 + 3 * b + k);
+                    let half = scale(size) / 2.0;
+                    assert!(x - half >= right - 1e-9, "cell {b}: button {k} overlaps");
+                    assert!((y - cy).abs() + half <= 0.5, "cell {b}: out of its cell");
+                    right = x + half;
+                }
+                assert!(right <= cx + 0.5, "cell {b}: out of its cell");
+                assert!(scale(Size::ALL[0]) < scale(Size::ALL[2]));
+            }
+        }
     }
 }
