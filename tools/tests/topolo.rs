@@ -481,7 +481,9 @@ fn the_real_board_is_played_and_queried_by_search() {
     // Near the end the search reaches the end: exact results.
     let pos = game_near_end();
     let text = ok(&[&["query", &pos][..], &g].concat());
-    assert!(text.contains("estimated"), "{text}");
+    // An exact result is said to be one, not an estimate.
+    assert!(text.contains("proven by the search"), "{text}");
+    assert!(!text.contains("estimated:"), "{text}");
     let v: serde_json::Value =
         serde_json::from_str(&ok(&[&["query", &pos, "--json"][..], &g].concat())).unwrap();
     assert_eq!(v["estimated"]["method"], "exact", "{v}");
