@@ -97,6 +97,20 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
             .ends_with("No game from the start comes to this position."),
         "{status}"
     );
+    // Perfect play in a drawn game goes round: the line stops where it
+    // comes back, and that position is said to have come before.
+    browser.click("#perfect");
+    let note = browser.wait_for(
+        "the perfect line",
+        "const t = document.getElementById('study-note').textContent; return t.startsWith('Perfect play') ? t : null",
+    );
+    assert!(note.as_str().unwrap().contains("until it comes back"), "{note}");
+    let plies = browser.eval("return state.history.length").as_u64().unwrap();
+    browser.click(&format!("#record [data-ply=\"{}\"]", plies - 1));
+    browser.wait_for(
+        "the repetition notice",
+        "return document.getElementById('status').textContent.includes('This position came before') || null",
+    );
 
     // Another game, picked from the variant list.
     browser.click("#variant option[data-game=\"topolo\"][data-variant=\"3x3\"]");

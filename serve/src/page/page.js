@@ -149,7 +149,11 @@ async function show() {
   if (ticket !== state.request) return;
   showError("");
   $("position").value = r.position;
-  $("status").textContent = describe(r);
+  $("status").textContent = describe(r) + repetition();
+  // Why the game ended, as the game words it (the groups compared, the
+  // pawn lost), under the headline.
+  $("why").textContent = r.ending || "";
+  $("why").hidden = !r.ending;
   drawBoard(r);
   listMoves(r);
   drawHistory();
@@ -181,8 +185,6 @@ function describe(r) {
   const inN = r.remoteness >= 0 ? ` in ${r.remoteness}` : "";
   const turn = m === null ? "" : `${mover} to move. `;
   if (!r.moves.length) {
-    // The game says why it ended, naming what decided it.
-    if (r.ending) return `Game over. ${r.ending}`;
     switch (r.positionValue) {
       case "win": return `Game over: ${mover} wins.`;
       case "lose": return `Game over: ${other} wins.`;
@@ -219,6 +221,13 @@ function headline(r, turn, mover, other, inN) {
     case "draw": return `${turn}A draw: neither side can force a win.`;
     default: return `${turn}Not solved.`;
   }
+}
+
+// A position shown again: in a drawn game play can go round for ever,
+// and the status says it has.
+function repetition() {
+  const first = state.history.indexOf(state.history[state.at]);
+  return first < state.at ? ` This position came before, at ply ${first}: the game is going round.` : "";
 }
 
 function cap(s) {
