@@ -176,6 +176,66 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     );
     let label = browser.eval("return document.querySelector('#moves button').textContent");
     assert!(label.as_str().unwrap().contains("estimated"), "{label}");
+    // The search is named with its article, and the list is in the order
+    // of the shares it shows.
+    assert!(
+        status.as_str().unwrap().contains("(a Monte Carlo tree search, "),
+        "{status}"
+    );
+    let shares = browser.eval(
+        "return [...document.querySelectorAll('#moves button')].map(b => +/estimated (\\d+)%/.exec(b.textContent)[1])",
+    );
+    let shares: Vec<u64> = serde_json::from_value(shares).unwrap();
+    assert!(shares.windows(2).all(|w| w[0] >= w[1]), "{shares:?}");
+    // Undo stays live while a search works out the next position.
+    browser.click("#moves button");
+    let during = browser.eval(
+        "return [document.getElementById('status').textContent, document.getElementById('undo').disabled]",
+    );
+    if during[0] == "Working out the values…" {
+        assert_eq!(during[1], Value::Bool(false), "undo during the search");
+    }
+    browser.wait_for(
+        "the second estimate",
+        "return state.answers[1] && document.querySelectorAll('#history circle').length === 2 || null",
+    );
+    // The value history charts estimates by share: not every dot on the
+    // middle line.
+    let xs = browser
+        .eval("return [...document.querySelectorAll('#history circle')].map(c => +c.getAttribute('cx'))");
+    let xs: Vec<f64> = serde_json::from_value(xs).unwrap();
+    let mid = browser
+        .eval("const l = [...document.querySelectorAll('#history line')].find(l => l.getAttribute('stroke') === '#c9ced6'); return +l.getAttribute('x1')")
+        .as_f64()
+        .unwrap();
+    assert!(xs.iter().any(|x| (x - mid).abs() > 1.0), "{xs:?} all on {mid}");
+    // On a phone the buttons are smaller than a fingertip: a tap lists the
+    // moves near it, and one picked from the list is played.
+    browser.emulate(390, 844, true);
+    browser.wait_for(
+        "the board to take taps",
+        "return document.getElementById('board').classList.contains('pick') || null",
+    );
+    let listed = browser.eval(
+        "const svg = document.getElementById('board'); svg.scrollIntoView(); const m = svg.getScreenCTM(); \
+         const t = state.object.imageAutoGUIData.themes[state.object.imageAutoGUIData.defaultTheme]; \
+         const c = t.centers[+state.answers[state.at].moves[0].autoguiMove.split('_')[2]]; \
+         const p = svg.createSVGPoint(); p.x = c[0]; p.y = c[1]; const q = p.matrixTransform(m); \
+         svg.dispatchEvent(new MouseEvent('click', {clientX: q.x, clientY: q.y, bubbles: true})); \
+         const k = document.getElementById('picker'); return k ? [...k.querySelectorAll('button')].map(b => b.dataset.move) : null",
+    );
+    let listed: Vec<String> = serde_json::from_value(listed).unwrap();
+    assert!(
+        listed.len() >= 2,
+        "a tap between buttons lists several: {listed:?}"
+    );
+    browser.click("#picker button");
+    browser.wait_for("the picked move", "return state.history.length === 3 || null");
+    assert_eq!(
+        browser.eval("return state.moves[2]"),
+        Value::from(listed[0].as_str())
+    );
+    browser.emulate(1100, 900, false);
     let png = browser.screenshot();
     std::fs::write(dir.join("page-8x8.png"), &png).unwrap();
     eprintln!(

@@ -74,8 +74,12 @@ fn says_why_it_ended(browser: &Browser, server: &Server, path: &str, p: &str) {
     .json();
     let why = notes["ending"].as_str().expect("the game's ending in words");
     let status = browser.eval("return document.getElementById('status').textContent");
-    assert!(status.as_str().unwrap().starts_with("Game over"), "{path} {p}: {status}");
-    let shown = browser.eval("const w = document.getElementById('why'); return w.hidden ? null : w.textContent");
+    assert!(
+        status.as_str().unwrap().starts_with("Game over"),
+        "{path} {p}: {status}"
+    );
+    let shown =
+        browser.eval("const w = document.getElementById('why'); return w.hidden ? null : w.textContent");
     assert_eq!(shown, Value::from(why), "{path} {p}");
 }
 

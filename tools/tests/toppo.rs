@@ -226,7 +226,10 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
     browser.screenshot_at(1280, 900, "toppo-1280x900.png");
     let shot = browser.screenshot_at(390, 844, "toppo-390x844.png");
     let wide = browser.eval("return document.documentElement.scrollWidth");
-    assert!(wide.as_u64().unwrap() <= 390, "the page is {wide} px wide on a 390 px phone");
+    assert!(
+        wide.as_u64().unwrap() <= 390,
+        "the page is {wide} px wide on a 390 px phone"
+    );
     // What happened is in sight on a phone, above the cards.
     let said = browser.eval("const r = document.getElementById('said').getBoundingClientRect(); return r.bottom <= 844 && r.top >= 0");
     assert_eq!(said, Value::Bool(true), "the latest event is on screen");

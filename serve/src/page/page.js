@@ -206,12 +206,16 @@ function describe(r) {
     }
     // A board no database holds: the search's estimate, said to be one.
     const best = r.moves[0].estimate;
-    const a = /^[aeiou]/i.test(e.method) ? "an" : "a";
+    const method = METHODS[e.method] || `${e.method} search`;
+    const a = /^[aeiou]/i.test(method) ? "an" : "a";
     return `${turn}Estimate, not a solved value: ${mover} expects ${Math.round(100 * best)}% ` +
-      `(${a} ${e.method} search, ${e.work} random games in ${e.budgetMs} ms).` + never;
+      `(${a} ${method}, ${e.work} random games in ${e.budgetMs} ms).` + never;
   }
   return headline(r, turn, mover, other, inN) + never;
 }
+
+// The searches' names in words.
+const METHODS = { mcts: "Monte Carlo tree search", "alpha-beta": "alpha-beta search" };
 
 function headline(r, turn, mover, other, inN) {
   switch (r.positionValue) {
@@ -697,7 +701,7 @@ function describePosition(r) {
     const m = movePlayed(state.at);
     if (parent && m) {
       const n = parent.moves.length;
-      add("Rank among its siblings", `${ordinal(siblingRank(parent, m))} of the ${n} moves at ply ${state.at - 1}, best first`);
+      add("Rank among its siblings", `${ordinal(siblingRank(parent, m))} of the ${n} move${n === 1 ? "" : "s"} at ply ${state.at - 1}, best first`);
     }
   }
 }
