@@ -5,18 +5,13 @@
 mod support;
 
 use serde_json::Value;
-use support::run::{stderr, stdout, temp_dir, topitop};
+use support::page::{driver, ok};
+use support::run::{stderr, temp_dir, topitop};
 use support::server::Server;
-use support::webdriver::{chromedriver, Browser};
+use support::webdriver::Browser;
 use topitop_toppo::check::{matches, top_order};
 use topitop_toppo::odds::unconditional;
 use topitop_toppo::{parse_cards, Card, DeckSpec};
-
-fn ok(args: &[&str]) -> String {
-    let o = topitop(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    stdout(&o)
-}
 
 #[test]
 fn odds_are_the_library_s_and_bad_cards_are_refused() {
@@ -110,14 +105,7 @@ fn cards(v: &Value) -> Vec<Card> {
 
 #[test]
 fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
-    let Some(driver) = chromedriver() else {
-        assert!(
-            std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
-            "TOPITOP_REQUIRE_CHROMIUM is set but no chromedriver is on PATH"
-        );
-        eprintln!("skipped: no chromedriver (apt-get install -y chromium-driver) to drive the page with");
-        return;
-    };
+    let Some(driver) = driver() else { return };
     let dir = temp_dir("toppo-page");
     let server = Server::start(&dir, "toppo", &[]);
     let browser = Browser::start(&driver, &dir);
@@ -242,14 +230,7 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
 
 #[test]
 fn clicks_on_your_cards_are_never_lost_while_bots_play() {
-    let Some(driver) = chromedriver() else {
-        assert!(
-            std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
-            "TOPITOP_REQUIRE_CHROMIUM is set but no chromedriver is on PATH"
-        );
-        eprintln!("skipped: no chromedriver (apt-get install -y chromium-driver) to drive the page with");
-        return;
-    };
+    let Some(driver) = driver() else { return };
     let dir = temp_dir("toppo-clicks");
     let server = Server::start(&dir, "toppo-clicks", &[]);
     let browser = Browser::start(&driver, &dir);
