@@ -263,3 +263,20 @@ pub fn respond_estimated<G: Game>(
         }),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::estimated_value;
+
+    #[test]
+    fn an_estimate_leans_to_the_value_its_share_is_nearest_beyond_a_narrow_band() {
+        // 56% was called a tie while the page showed the share beside it.
+        assert_eq!(estimated_value(0.56), "win");
+        assert_eq!(estimated_value(0.55), "tie");
+        assert_eq!(estimated_value(0.5), "tie");
+        assert_eq!(estimated_value(0.45), "tie");
+        assert_eq!(estimated_value(0.44), "lose");
+        assert_eq!(estimated_value(1.0), "win");
+        assert_eq!(estimated_value(0.0), "lose");
+    }
+}

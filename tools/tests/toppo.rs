@@ -115,7 +115,7 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
         "return window.toppo && toppo.data && toppo.data.id",
     );
     // One slow bot, then a new game.
-    browser.eval("document.getElementById('bots').value = '1'; document.getElementById('speed').value = '0.1'; return true");
+    browser.eval("const b = document.getElementById('bots'); b.value = '1'; b.dispatchEvent(new Event('change')); document.getElementById('speed').value = '0.1'; return true");
     browser.click("[data-action=new]");
     browser.wait_for(
         "the new game",
@@ -124,7 +124,13 @@ fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
     // The keys play the game, not the button just pressed.
     let focus = browser.eval("return document.activeElement.dataset.action || null");
     assert_eq!(focus, Value::Null, "the focus left New game");
-    // A set-up the server refuses leaves this game playing.
+    // The form does not offer a set-up the server refuses.
+    let offered = browser.wait_for(
+        "the set-ups",
+        "const o = [...document.getElementById('line-len').options].find(o => o.value === '5'); return o.title ? [o.disabled, o.title] : null",
+    );
+    assert_eq!(offered[0], Value::Bool(true), "{offered}");
+    // One forced on it anyway leaves this game playing.
     let id = browser.eval("return toppo.data.id");
     browser.eval("document.getElementById('line-len').value = '5'; return true");
     browser.click("[data-action=new]");

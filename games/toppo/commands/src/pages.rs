@@ -77,6 +77,20 @@ fn number<T: std::str::FromStr>(query: Option<&str>, key: &str) -> Result<Option
     }
 }
 
+/// Every set-up the page's form offers, bots 1 to 3 and lines of 3 to 5
+/// cards, with whether the rules allow it and, if not, why: the form
+/// disables what `new` would refuse.
+fn setups() -> serde_json::Value {
+    let mut out = Vec::new();
+    for bots in 1..=3usize {
+        for line in 3..=5usize {
+            let why = Rules::standard(bots + 1, line).err().map(|e| e.to_string());
+            out.push(serde_json::json!({ "bots": bots, "line": line, "ok": why.is_none(), "why": why }));
+        }
+    }
+    serde_json::Value::Array(out)
+}
+
 /// An event in words, for the page to say.
 fn say(e: &Event) -> Option<(&'static str, String)> {
     let name = |p: usize| NAMES.get(p).copied().unwrap_or("a player");
@@ -303,6 +317,7 @@ impl Pages for ToppoPages {
             ["toppo.js"] => Ok(asset("text/javascript; charset=utf-8", SCRIPT)),
             ["toppo.css"] => Ok(asset("text/css; charset=utf-8", STYLE)),
             ["new"] => self.new_game(query),
+            ["setups"] => Ok(json_reply(&setups())),
             ["state"] => self.with_game(query, false),
             ["act"] => self.with_game(query, true),
             _ => Err(Reply::error(
@@ -321,6 +336,27 @@ mod tests {
     fn get(p: &ToppoPages, path: &[&str], query: &str) -> (StatusCode, serde_json::Value) {
         let r = p.get(path, Some(query));
         (r.status, serde_json::from_slice(&r.body).unwrap_or_default())
+    }
+
+    #[test]
+    fn the_setups_offered_are_those_new_accepts() {
+        let p = ToppoPages::default();
+        let (s, list) = get(&p, &["setups"], "");
+        assert_eq!(s, StatusCode::OK);
+        let list = list.as_array().unwrap();
+        assert_eq!(list.len(), 9);
+        assert!(
+            list.iter().any(|x| x["ok"] == false),
+            "some set-up is refused: {list:?}"
+        );
+        for x in list {
+            let q = format!("bots={}&line={}&seed=1", x["bots"], x["line"]);
+            let (status, body) = get(&p, &["new"], &q);
+            assert_eq!(status == StatusCode::OK, x["ok"] == true, "{q}: {body}");
+            if x["ok"] == false {
+                assert_eq!(body["error"], x["why"], "{q}");
+            }
+        }
     }
 
     #[test]

@@ -246,6 +246,33 @@ function onAction(name) {
   }
 }
 
+// The form offers only what the server accepts: a line length the rules
+// refuse with the bots chosen is disabled, its reason its title.
+async function loadSetups() {
+  let setups;
+  try {
+    setups = await getJson("/ui/toppo/setups");
+  } catch {
+    return;
+  }
+  const apply = () => {
+    const bots = Number($("bots").value);
+    const options = [...$("line-len").options];
+    for (const o of options) {
+      const s = setups.find((x) => x.bots === bots && x.line === Number(o.value));
+      o.disabled = Boolean(s && !s.ok);
+      o.title = s && !s.ok ? s.why : "";
+    }
+    const chosen = options.find((o) => o.selected);
+    if (chosen && chosen.disabled) {
+      const first = options.find((o) => !o.disabled);
+      if (first) $("line-len").value = first.value;
+    }
+  };
+  $("bots").addEventListener("change", apply);
+  apply();
+}
+
 document.querySelectorAll("#actions button").forEach((b) => b.addEventListener("click", () => onAction(b.dataset.action)));
 $("setup").addEventListener("submit", newGame);
 $("speed").addEventListener("input", () => { $("speed-out").textContent = Number($("speed").value).toFixed(1); });
@@ -255,3 +282,4 @@ document.addEventListener("keydown", (e) => {
   if (key) { e.preventDefault(); onAction(key); }
 });
 newGame();
+loadSetups();
