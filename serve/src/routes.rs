@@ -580,6 +580,9 @@ mod tests {
         let mut with_turn = uni.clone();
         with_turn["turn"] = "first player".into();
         with_turn["reachable"] = false.into();
+        // A game that says nothing of a position has no ending and no facts.
+        with_turn["ending"] = serde_json::Value::Null;
+        with_turn["facts"] = serde_json::json!([]);
         assert_eq!(p, with_turn);
         let e = error_of(&app, "/ui/position/two/a", Some("p=t"), StatusCode::BAD_REQUEST);
         assert!(e.contains("no position"), "{e}");
