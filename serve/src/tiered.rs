@@ -15,7 +15,7 @@ use topitop_game_api::{BoardArt, Registered, Tiered};
 
 use crate::catalog::{Shelf, Slot};
 use crate::response::{autogui_position, respond_estimated, respond_game, PositionResponse};
-use crate::variant::{Notes, PositionError, ServedVariant};
+use crate::variant::{database_facts, Notes, PositionError, ServedVariant};
 
 /// How long the search takes for one answer by default: well inside
 /// GamesmanUni's and the page's patience.
@@ -220,22 +220,22 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
             return Notes::default();
         };
         let mut facts = self.game.facts(&pos);
-        // Where the database keeps it, for a researcher: its tier, its
-        // rank among the tier's positions, and the command that reads it.
+        // Where the database keeps it: through its canonical form, as the
+        // database is read, when the file holds one position a class.
         if let Answers::Db(db) = &self.answers {
             if self.game.check(&pos).is_ok() {
-                let tier = self.game.tier_of(&pos);
-                let size = self.game.tier_size(tier);
-                let rank = self.game.index(&pos);
-                facts.push(("Tier".into(), self.game.tier_name(tier)));
-                facts.push(("Rank in its tier".into(), format!("{} of {size} (from 0)", rank)));
-                let file = db.path().file_name().map_or_else(
-                    || db.path().display().to_string(),
-                    |f| f.to_string_lossy().into_owned(),
-                );
-                facts.push((
-                    "In query".into(),
-                    format!("topitop query --db {file} {}", shell_quote(p)),
+                let kept = if db.symmetric() {
+                    self.game.canonical(&pos)
+                } else {
+                    pos
+                };
+                let tier = self.game.tier_of(&kept);
+                facts.extend(database_facts(
+                    self.game.tier_name(tier),
+                    self.game.index(&kept),
+                    self.game.tier_size(tier),
+                    db.path(),
+                    p,
                 ));
             }
         }
@@ -243,18 +243,5 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
             ending: self.game.ending(&pos),
             facts,
         }
-    }
-}
-
-/// `text` as one word for a POSIX shell.
-pub fn shell_quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._-/=:,".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }

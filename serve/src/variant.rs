@@ -45,6 +45,44 @@ pub struct Notes {
     pub facts: Vec<(String, String)>,
 }
 
+/// The facts that say where a database keeps a position, for a
+/// researcher: its tier's name, its rank among the tier's `size`
+/// positions, and the `query` command that reads it from the file at
+/// `db` (the position string `p`, quoted for a shell). Every served game
+/// lists them alike.
+pub fn database_facts(
+    tier: String,
+    rank: u64,
+    size: u64,
+    db: &std::path::Path,
+    p: &str,
+) -> Vec<(String, String)> {
+    let file = db
+        .file_name()
+        .map_or_else(|| db.display().to_string(), |f| f.to_string_lossy().into_owned());
+    vec![
+        ("Tier".into(), tier),
+        ("Rank in its tier".into(), format!("{rank} of {size} (from 0)")),
+        (
+            "In query".into(),
+            format!("topitop query --db {file} {}", shell_quote(p)),
+        ),
+    ]
+}
+
+/// `text` as one word for a POSIX shell.
+pub fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/=:,".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
 /// One variant of a game, with its database.
 pub trait ServedVariant: Send + Sync {
     /// The id in URLs (`/<game>/<id>/`).

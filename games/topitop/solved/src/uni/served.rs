@@ -3,6 +3,7 @@
 
 use topitop_game_api::BoardArt;
 use topitop_rules::{autogui_position, parse_position, Player};
+use topitop_serve::variant::database_facts;
 use topitop_serve::PositionResponse;
 use topitop_serve::{Notes, PositionError, ServedVariant};
 
@@ -68,24 +69,18 @@ impl ServedVariant for Served {
             return Notes::default();
         };
         let mut facts = words::facts(self.rules, pos);
-        // Where the database keeps it, as the shared games' notes say.
+        // Where the database keeps it, as every served game says it.
         let index = self.db.index();
         let tier = topitop_rules::Tier::of(pos.board());
         if let (Ok(i), Some(range)) = (index.index(pos), index.tier_range(tier)) {
-            facts.push(("Tier".into(), tier.describe(self.rules.budget())));
-            facts.push((
-                "Rank in its tier".into(),
-                format!("{} of {} (from 0)", i - range.offset, 2 * range.half),
+            facts.extend(database_facts(
+                tier.describe(self.rules.budget()),
+                i - range.offset,
+                2 * range.half,
+                self.db.path(),
+                p,
             ));
         }
-        let file = self.db.path().file_name().unwrap_or_default().to_string_lossy();
-        facts.push((
-            "In query".into(),
-            format!(
-                "topitop query --db {file} {}",
-                topitop_serve::tiered::shell_quote(p)
-            ),
-        ));
         Notes {
             ending: words::ending(self.rules, pos),
             facts,
