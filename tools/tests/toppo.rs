@@ -103,24 +103,36 @@ fn cards(v: &Value) -> Vec<Card> {
         .collect()
 }
 
+/// Opens the Toppo page with `seed` and starts a game from its form with
+/// `bots` bots at `speed`, as a person sets it up.
+fn new_game(browser: &Browser, server: &Server, seed: u64, bots: usize, speed: &str) {
+    browser.open(&format!("http://{}/ui/toppo/?seed={seed}", server.addr));
+    browser.wait_for(
+        "the first game",
+        "return window.toppo && toppo.data && toppo.data.id",
+    );
+    browser.eval(&format!(
+        "const b = document.getElementById('bots'); b.value = '{bots}'; b.dispatchEvent(new Event('change')); \
+         document.getElementById('speed').value = '{speed}'; return true"
+    ));
+    browser.click("[data-action=new]");
+    browser.wait_for(
+        "the new game",
+        &format!(
+            "return toppo.data && toppo.data.players.length === {} && toppo.data.t < 5000 || null",
+            bots + 1
+        ),
+    );
+}
+
 #[test]
 fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
     let Some(driver) = driver() else { return };
     let dir = temp_dir("toppo-page");
     let server = Server::start(&dir, "toppo", &[]);
     let browser = Browser::start(&driver, &dir);
-    browser.open(&format!("http://{}/ui/toppo/?seed=3", server.addr));
-    browser.wait_for(
-        "the first game",
-        "return window.toppo && toppo.data && toppo.data.id",
-    );
-    // One slow bot, then a new game.
-    browser.eval("const b = document.getElementById('bots'); b.value = '1'; b.dispatchEvent(new Event('change')); document.getElementById('speed').value = '0.1'; return true");
-    browser.click("[data-action=new]");
-    browser.wait_for(
-        "the new game",
-        "return toppo.data && toppo.data.players.length === 2 && toppo.data.t < 5000",
-    );
+    // One slow bot.
+    new_game(&browser, &server, 3, 1, "0.1");
     // The keys play the game, not the button just pressed.
     let focus = browser.eval("return document.activeElement.dataset.action || null");
     assert_eq!(focus, Value::Null, "the focus left New game");
@@ -240,18 +252,8 @@ fn clicks_on_your_cards_are_never_lost_while_bots_play() {
     let dir = temp_dir("toppo-clicks");
     let server = Server::start(&dir, "toppo-clicks", &[]);
     let browser = Browser::start(&driver, &dir);
-    browser.open(&format!("http://{}/ui/toppo/?seed=11", server.addr));
-    browser.wait_for(
-        "the first game",
-        "return window.toppo && toppo.data && toppo.data.id",
-    );
     // Three bots at the usual speed, all revealing and playing.
-    browser.eval("document.getElementById('bots').value = '3'; document.getElementById('speed').value = '1'; return true");
-    browser.click("[data-action=new]");
-    browser.wait_for(
-        "the new game",
-        "return toppo.data && toppo.data.players.length === 4 || null",
-    );
+    new_game(&browser, &server, 11, 3, "1");
     let start = std::time::Instant::now();
     while browser
         .eval("return toppo.data.players[0].line.length")

@@ -97,21 +97,25 @@ function keepAddress() {
   history.replaceState(null, "", url);
 }
 
-async function start(position) {
+// A new game from `position`, whose answer may be known already.
+async function start(position, answer) {
   state.history = [position];
   state.moves = [null];
-  state.answers = [];
+  state.answers = answer ? [answer] : [];
   state.at = 0;
   await show();
 }
 
 // ---- one position ---------------------------------------------------------
 
+// The page's position object of `p` in variant `v`: GamesmanUni's, with
+// the player to move and the game's notes.
+function fetchAnswer(v, p) {
+  return getJson(`/ui/position${variantPath(v)}?p=${encodeURIComponent(p)}`);
+}
+
 async function answerAt(i) {
-  if (!state.answers[i]) {
-    const p = encodeURIComponent(state.history[i]);
-    state.answers[i] = await getJson(`/ui/position${variantPath(state.current)}?p=${p}`);
-  }
+  if (!state.answers[i]) state.answers[i] = await fetchAnswer(state.current, state.history[i]);
   return state.answers[i];
 }
 
@@ -244,6 +248,11 @@ function moveText(m) {
   return `${m.moveValue}${rem}`;
 }
 
+// A move's name, and its value unless the values are hidden.
+function moveLabel(m) {
+  return state.hints ? `${m.move}: ${moveText(m)}` : m.move;
+}
+
 function play(move, fromKeyboard) {
   const r = state.answers[state.at];
   const m = r && r.moves.find((x) => x.move === move);
@@ -311,8 +320,8 @@ function drawBoard(r) {
   else el("rect", { width: w, height: h, fill: "#fafafa" }, back);
   // Arrows and lines go under the pieces, so no stack or letter is
   // hidden; placement buttons go over them.
-  const lines = r.moves.filter((m) => !/^A_/.test(m.autoguiMove || ""));
-  const buttons = r.moves.filter((m) => /^A_/.test(m.autoguiMove || ""));
+  const lines = r.moves.filter((m) => !isButton(m));
+  const buttons = r.moves.filter(isButton);
   for (const m of lines) drawMove(svg, t, m);
   const pieces = el("g", { class: "pieces" }, svg);
   // The game may place its drawings apart from GamesmanUni's images.
@@ -325,6 +334,25 @@ function drawBoard(r) {
   });
   for (const m of buttons) drawMove(svg, t, m);
   choosePickMode(svg, t, r);
+}
+
+// A move drawn as a button (AutoGUI's `A_`), not an arrow or a line.
+function isButton(m) {
+  return /^A_/.test(m.autoguiMove || "");
+}
+
+// The part of an arrow (`M`) or a line (`L`) that takes clicks, as
+// fractions of its length: an arrow's half toward its head, since arrows
+// cross and a move and its reverse share one line at their middles; a
+// line's part between its ends, which lie under pieces.
+function clickablePart(kind) {
+  return kind === "M" ? [0.55, 1] : [0.25, 0.75];
+}
+
+// Screen pixels to one unit of the board.
+function boardScale(svg) {
+  const m = svg.getScreenCTM();
+  return m ? Math.hypot(m.a, m.b) : 1;
 }
 
 // ---- targets too small for a finger -------------------------------------
@@ -347,7 +375,7 @@ function distanceTo(t, m, p) {
   if (parts[0] === "A" && c(2)) return Math.hypot(p.x - c(2)[0], p.y - c(2)[1]);
   if ((parts[0] === "M" || parts[0] === "L") && c(1) && c(2)) {
     const [a, b] = [c(1), c(2)];
-    const [from, to] = parts[0] === "M" ? [0.55, 1] : [0.25, 0.75];
+    const [from, to] = clickablePart(parts[0]);
     const dx = b[0] - a[0], dy = b[1] - a[1];
     const len2 = dx * dx + dy * dy || 1;
     let k = ((p.x - a[0]) * dx + (p.y - a[1]) * dy) / len2;
@@ -363,10 +391,9 @@ function distanceTo(t, m, p) {
 // one is.
 function choosePickMode(svg, t, r) {
   closePicker();
-  const m = svg.getScreenCTM();
-  const scale = m ? Math.hypot(m.a, m.b) : 1;
+  const scale = boardScale(svg);
   const radii = r.moves
-    .filter((x) => /^A_/.test(x.autoguiMove || ""))
+    .filter(isButton)
     .map((x) => ((t.charImages[x.autoguiMove.split("_")[1]] || {}).scale ?? 0.25) * 0.54 * scale);
   const small = radii.length > 0 && Math.min(...radii) < 11;
   svg.classList.toggle("pick", small);
@@ -384,9 +411,8 @@ function onBoardClick(e) {
   const t = theme();
   const p = boardPoint(svg, e);
   if (!r || !t || !p) return;
-  const scale = Math.hypot(svg.getScreenCTM().a, svg.getScreenCTM().b);
   // Within about a fingertip (22 px) of the tap.
-  const reach = 22 / scale;
+  const reach = 22 / boardScale(svg);
   const near = r.moves
     .map((m) => [distanceTo(t, m, p), m])
     .filter(([d]) => d <= reach)
@@ -410,7 +436,7 @@ function onBoardClick(e) {
     b.type = "button";
     b.className = `v-${m.moveValue}`;
     b.dataset.move = m.move;
-    b.textContent = state.hints ? `${m.move}: ${moveText(m)}` : m.move;
+    b.textContent = moveLabel(m);
     b.addEventListener("click", () => {
       closePicker();
       play(m.move);
@@ -435,7 +461,7 @@ function drawMove(svg, t, m) {
     class: `move v-${m.moveValue}`,
     tabindex: "0",
     role: "button",
-    "aria-label": state.hints ? `${m.move}: ${moveText(m)}` : m.move,
+    "aria-label": moveLabel(m),
     "data-move": m.move,
     "data-value": m.moveValue,
   });
@@ -456,10 +482,7 @@ function drawMove(svg, t, m) {
       const tip = `${b[0]},${b[1]} ${b[0] - ux * s - uy * s * 0.7},${b[1] - uy * s + ux * s * 0.7} ${b[0] - ux * s + uy * s * 0.7},${b[1] - uy * s - ux * s * 0.7}`;
       el("polygon", { points: tip, fill: colour }, g);
     }
-    // An arrow takes clicks on the half toward its head alone: arrows
-    // cross, and a move and its reverse share one line, at their middles.
-    // A line takes them between its ends, which lie under pieces.
-    const [from, to] = parts[0] === "M" ? [0.55, 1] : [0.25, 0.75];
+    const [from, to] = clickablePart(parts[0]);
     // A band around that part, as a shape with an inside (a line has
     // none, and a horizontal one no height to click).
     const len = Math.hypot(dx, dy) || 1;
@@ -471,7 +494,7 @@ function drawMove(svg, t, m) {
   } else {
     return;
   }
-  el("title", {}, g).textContent = state.hints ? `${m.move}: ${moveText(m)}` : m.move;
+  el("title", {}, g).textContent = moveLabel(m);
   g.addEventListener("click", () => play(m.move));
   g.addEventListener("keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") {
@@ -535,28 +558,6 @@ function renderComputers() {
   });
 }
 
-// The moves the computer chooses among, as GamesmanUni's does by
-// remoteness: those keeping the position's value, and of them the
-// quickest win or tie, or the slowest loss; every draw (or every move of
-// an unsolved position) alike. An estimated board's are the best share's.
-function bestChoices(r) {
-  if (r.estimated) {
-    const top = Math.max(...r.moves.map((m) => m.estimate ?? 0));
-    return r.moves.filter((m) => (m.estimate ?? 0) === top);
-  }
-  const v = r.positionValue;
-  let best = r.moves.filter((m) => m.moveValue === v || v === "unsolved");
-  if (!best.length) best = r.moves;
-  if (v === "win" || v === "tie") {
-    const least = Math.min(...best.map((m) => m.remoteness));
-    best = best.filter((m) => m.remoteness === least);
-  } else if (v === "lose") {
-    const most = Math.max(...best.map((m) => m.remoteness));
-    best = best.filter((m) => m.remoteness === most);
-  }
-  return best;
-}
-
 // The perfect player moves for the players the computer has, at random
 // among its equally good moves.
 function computerTurn(r) {
@@ -569,7 +570,10 @@ function computerTurn(r) {
     $("status").textContent = `${describe(r)} The computer waits while you look back: Redo to the newest position, or play a move here to go on from it.`;
     return;
   }
-  const choices = bestChoices(r);
+  // The moves ranked first are those GamesmanUni's computer chooses
+  // among (study.js: the position's value kept; of those the quickest win
+  // or tie, the slowest loss; every draw alike; the best share).
+  const choices = r.moves.filter((x) => siblingRank(r, x) === 1);
   const pick = choices[Math.floor(Math.random() * choices.length)];
   state.timer = setTimeout(() => play(pick.move), 600);
 }
@@ -730,9 +734,6 @@ function wire() {
     const t = state.object && theme();
     if (r && t) choosePickMode($("board"), t, r);
   });
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") closePicker();
-  });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("restart").addEventListener("click", () => start(state.object.startPosition));
@@ -744,18 +745,14 @@ function wire() {
     // undo and the text typed as they were, with the reason beside them.
     let answer;
     try {
-      answer = await getJson(`/ui/position${variantPath(state.current)}?p=${encodeURIComponent(p)}`);
+      answer = await fetchAnswer(state.current, p);
     } catch (x) {
       showError(`Position ${JSON.stringify(p)}: ${x.message}`);
       $("error").scrollIntoView({ block: "nearest" });
       $("position").focus();
       return;
     }
-    state.history = [p];
-    state.moves = [null];
-    state.answers = [answer];
-    state.at = 0;
-    await show();
+    await start(p, answer);
   });
   $("copy").addEventListener("click", async () => {
     const p = $("position");
@@ -782,6 +779,7 @@ function wire() {
   applyHints();
   wireStudy();
   document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") closePicker();
     if (e.target.closest("input, select, textarea")) return;
     if (e.key === "u") undo();
     if (e.key === "r") redo();

@@ -1,8 +1,8 @@
 // The page's study tools, beyond what GamesmanUni offers: the moves played,
 // each marked with what it cost; the game's record as text, to keep and to
 // load again; and perfect play from the position shown, stepped through on
-// the board. They read the page's state (page.js) and never the server
-// directly, so every value they name is one the page has shown.
+// the board. They work on the page's state (page.js) and ask the server
+// only through its `fetchAnswer`.
 "use strict";
 
 // The order of values for the player moving: a tie is worth more than a
@@ -42,7 +42,7 @@ function pct(x) {
 // Returns {kind: "best" | "slower" | "blunder", text}.
 function cost(parent, m) {
   if (parent.estimated || m.estimate !== undefined) {
-    const best = Math.max(...parent.moves.map((o) => o.estimate ?? 0));
+    const best = bestShare(parent);
     // Within a few points is within the search's own noise.
     if ((m.estimate ?? 0) < best - 0.05) {
       return { kind: "slower", text: `estimated ${pct(m.estimate ?? 0)}, the best ${pct(best)}` };
@@ -200,7 +200,7 @@ async function importRecord() {
     history.push(start);
     for (let k = 0; k <= rec.moves.length; k++) {
       $("status").textContent = `Reading the record: ply ${k} of ${rec.moves.length}…`;
-      const a = await getJson(`/ui/position${variantPath(v)}?p=${encodeURIComponent(history[k])}`);
+      const a = await fetchAnswer(v, history[k]);
       answers.push(a);
       if (k === rec.moves.length) break;
       const want = rec.moves[k];
@@ -237,13 +237,12 @@ async function perfectPlay() {
   const note = $("study-note");
   const line = [state.history[state.at]];
   const names = [null];
-  const answers = [state.answers[state.at]];
+  const answers = [await answerAt(state.at)];
   const seen = new Map([[line[0], 0]]);
   let ending = "";
   for (;;) {
-    const a = answers[answers.length - 1] ||
-      (answers[answers.length - 1] = await getJson(`/ui/position${variantPath(state.current)}?p=${encodeURIComponent(line[line.length - 1])}`));
     if (ticket !== state.request) return;
+    const a = answers[answers.length - 1];
     if (a.estimated) {
       note.textContent = "Perfect play needs a solved variant: this board is answered by estimates.";
       return;
@@ -256,17 +255,18 @@ async function perfectPlay() {
       ending = `for ${LINE_LIMIT} moves, and it goes on`;
       break;
     }
-    const m = bestChoices(a)[0];
+    // The first of the best, so that the line is the same each time.
+    const m = a.moves.find((x) => siblingRank(a, x) === 1);
     line.push(m.position);
     names.push(m.move);
-    answers.push(null);
     if (seen.has(m.position)) {
+      // Its answer is already known, at its first place in the line.
       ending = `until it comes back to the position of ply ${state.at + seen.get(m.position)}: ${article(a.positionValue)}, played for ever`;
-      answers.pop();
       break;
     }
     seen.set(m.position, line.length - 1);
     note.textContent = `Working out perfect play: ${line.length - 1} moves so far…`;
+    answers.push(await fetchAnswer(state.current, m.position));
   }
   // Set by index: the arrays may have holes (answers not yet asked for).
   state.history.length = state.at;
@@ -275,7 +275,7 @@ async function perfectPlay() {
   state.moves.push(...names.slice(1));
   state.answers.length = state.at;
   answers.forEach((a, k) => {
-    if (a) state.answers[state.at + k] = a;
+    state.answers[state.at + k] = a;
   });
   note.textContent = `Perfect play from ply ${state.at}, ${line.length - 1} moves ${ending}. ` +
     "Redo (r) steps through it on the board; the plies are listed under Moves played.";
