@@ -11,6 +11,8 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use topitop_game_api::{Record, TierType, Tiered, Value};
 
+use crate::loopy::LoopyStats;
+
 /// Why a loop-free solve failed.
 #[derive(Debug, thiserror::Error)]
 pub enum LoopFreeError {
@@ -31,6 +33,9 @@ pub enum LoopFreeError {
     /// A loopy tier with more than 2³² indices.
     #[error("loopy tier {0} has more than 2^32 indices: too large for the loopy solver")]
     TooLarge(String),
+    /// A loopy tier with 2³² moves or more that stay inside it.
+    #[error("loopy tier {0} has 2^32 or more moves that stay inside it: too many for the loopy solver")]
+    TooManyMoves(String),
     /// A remoteness beyond what a record holds.
     #[error("a position of tier {0} has a remoteness beyond what a record holds")]
     TooRemote(String),
@@ -76,6 +81,7 @@ impl TierStore for KeepNothing {
 pub struct LoopFreeSolution<T> {
     records: HashMap<T, Vec<Record>>,
     symmetric: bool,
+    loopy: LoopyStats,
 }
 
 impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
@@ -100,6 +106,12 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
         let mut t: Vec<T> = self.records.keys().copied().collect();
         t.sort();
         t
+    }
+
+    /// The work the loopy tiers solved in this run took (none for tiers
+    /// taken from a store).
+    pub fn loopy_stats(&self) -> &LoopyStats {
+        &self.loopy
     }
 
     /// True when only canonical positions were solved.
@@ -214,7 +226,9 @@ pub fn solve_loop_free_kept<G: Tiered>(
     let mut solution = LoopFreeSolution {
         records: HashMap::with_capacity(order.len()),
         symmetric,
+        loopy: LoopyStats::default(),
     };
+    let mut loopy = LoopyStats::default();
     let mut resumed = 0;
     for (done, &tier) in order.iter().enumerate() {
         let size = game.tier_size(tier);
@@ -230,7 +244,7 @@ pub fn solve_loop_free_kept<G: Tiered>(
                         .into_par_iter()
                         .map(|i| solve_one(game, &solution, tier, i))
                         .collect::<Result<Vec<Record>, LoopFreeError>>()?,
-                    TierType::Loopy => crate::loopy::solve_loopy_tier(game, &solution, tier)?,
+                    TierType::Loopy => crate::loopy::solve_loopy_tier(game, &solution, tier, &mut loopy)?,
                 };
                 store
                     .save(&name, &records)
@@ -241,6 +255,7 @@ pub fn solve_loop_free_kept<G: Tiered>(
         solution.records.insert(tier, records);
         progress(done + 1, order.len());
     }
+    solution.loopy = loopy;
     Ok((solution, resumed))
 }
 

@@ -21,10 +21,13 @@
 //! position from its children's, so the framework's `verify` checks loopy
 //! solves as it checks loop-free ones.
 
+use std::time::{Duration, Instant};
+
 use rayon::prelude::*;
 use topitop_game_api::{Record, Tiered, Value, MAX_REMOTENESS};
 
 use crate::loop_free::{LoopFreeError, LoopFreeSolution};
+use crate::usage::cpu_time;
 
 /// What a position's moves say before the rounds, beside its children
 /// inside the tier (kept apart, one array for many positions).
@@ -62,6 +65,81 @@ pub const WORKING_BYTES_PER_INDEX: usize = 2 * std::mem::size_of::<Moves>() + 16
 /// Positions handed to one thread at a time.
 const CHUNK: u32 = 1 << 14;
 
+/// Time spent in one phase of the loopy solves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Phase {
+    /// Wall-clock time.
+    pub wall: Duration,
+    /// CPU time of the whole process meanwhile (every phase ends with all
+    /// threads done, so it is the phase's own; zero where the system does
+    /// not say, see [`cpu_time`]).
+    pub cpu: Duration,
+}
+
+/// How much work the loopy tiers took, summed over the tiers solved: what
+/// a benchmark divides to give positions per CPU-second.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoopyStats {
+    /// Loopy tiers solved.
+    pub tiers: u64,
+    /// Indices of those tiers (positions or not).
+    pub indices: u64,
+    /// Positions solved (with symmetry, canonical ones only).
+    pub positions: u64,
+    /// Moves that stay in their tier: the edges the rounds walk back.
+    pub inside_moves: u64,
+    /// Generating every position's moves and looking up those that leave.
+    pub generate: Phase,
+    /// Building the reverse graph and the counts of open children.
+    pub graph: Phase,
+    /// The rounds: seeds, wins and losses, ties, draws.
+    pub rounds: Phase,
+}
+
+impl LoopyStats {
+    /// Adds `other`'s work to this.
+    pub fn add(&mut self, other: &LoopyStats) {
+        self.tiers += other.tiers;
+        self.indices += other.indices;
+        self.positions += other.positions;
+        self.inside_moves += other.inside_moves;
+        for (a, b) in [
+            (&mut self.generate, other.generate),
+            (&mut self.graph, other.graph),
+            (&mut self.rounds, other.rounds),
+        ] {
+            a.wall += b.wall;
+            a.cpu += b.cpu;
+        }
+    }
+}
+
+/// Wall and CPU time since the last lap.
+struct Clock {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: cpu_time(),
+        }
+    }
+
+    /// Adds the time since the last lap to `phase`.
+    fn lap(&mut self, phase: &mut Phase) {
+        let now = Clock::start();
+        phase.wall += now.wall - self.wall;
+        phase.cpu += now
+            .cpu
+            .zip(self.cpu)
+            .map_or(Duration::ZERO, |(b, a)| b.saturating_sub(a));
+        *self = now;
+    }
+}
+
 /// The moves of a run of positions: each one's [`Moves`], and its
 /// children inside the tier, `inside[ends[k - 1]..ends[k]]`.
 struct Run {
@@ -73,7 +151,7 @@ struct Run {
 /// Solves the loopy `tier` of `game` from the solved child tiers in
 /// `solved`: one record per index ([`Record::UNSOLVED`] for indices that
 /// name no position, and with `symmetric` for positions that are not
-/// canonical).
+/// canonical). Adds the work it took to `stats`.
 ///
 /// # Errors
 /// A move that leaves the tier for one not solved yet, a position with no
@@ -83,9 +161,11 @@ pub fn solve_loopy_tier<G: Tiered>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
+    stats: &mut LoopyStats,
 ) -> Result<Vec<Record>, LoopFreeError> {
     let size = game.tier_size(tier);
     let n = u32::try_from(size).map_err(|_| LoopFreeError::TooLarge(game.tier_name(tier)))?;
+    let mut clock = Clock::start();
     let runs: Vec<Run> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
@@ -102,6 +182,10 @@ pub fn solve_loopy_tier<G: Tiered>(
             Ok(run)
         })
         .collect::<Result<_, LoopFreeError>>()?;
+    let edges: u64 = runs.iter().map(|r| r.inside.len() as u64).sum();
+    // Offsets into the parent array are 32 bits: refuse before they wrap.
+    let edges = u32::try_from(edges).map_err(|_| LoopFreeError::TooManyMoves(game.tier_name(tier)))?;
+    clock.lap(&mut stats.generate);
     // Each position's children inside the tier, in index order.
     let children = || {
         runs.iter().flat_map(|run| {
@@ -144,6 +228,7 @@ pub fn solve_loopy_tier<G: Tiered>(
     for (o, m) in open.iter_mut().zip(&moves) {
         *o += m.not_win;
     }
+    clock.lap(&mut stats.graph);
     // Positions found at each remoteness, whose parents are still to hear
     // of them; and wins through a child outside the tier, by remoteness.
     let mut level: Vec<Vec<u32>> = vec![Vec::new()];
@@ -267,6 +352,11 @@ pub fn solve_loopy_tier<G: Tiered>(
             *rec = Record::new(Value::Draw, 0);
         }
     }
+    clock.lap(&mut stats.rounds);
+    stats.tiers += 1;
+    stats.indices += size;
+    stats.positions += records.iter().filter(|r| r.is_solved()).count() as u64;
+    stats.inside_moves += u64::from(edges);
     Ok(records)
 }
 

@@ -188,3 +188,43 @@ fn loopy_tiers_agree_with_the_naive_fixed_point_position_by_position() {
         .unwrap();
     assert!(long >= 4, "remoteness up to {long}");
 }
+
+/// Every record of every tier of `g`, solved on `threads` threads.
+fn records_on(g: &Chase, threads: usize) -> Vec<Vec<topitop_game_api::Record>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let solved = pool.install(|| solve_loop_free(g, false, |_, _| {}).unwrap());
+    g.tiers()
+        .iter()
+        .map(|&t| solved.tier(t).unwrap().to_vec())
+        .collect()
+}
+
+#[test]
+fn loopy_tiers_solve_the_same_on_one_thread_and_on_several() {
+    use Value::{Lose, Tie, Win};
+    // Tiers of 125,000 indices: rounds with thousands of positions, shared
+    // out between threads that race to claim the same parents.
+    let mut seen = [0usize; 4];
+    for ends in [[Win, Lose, Tie], [Tie, Tie, Lose], [Tie, Win, Win]] {
+        let g = Chase {
+            ring: 250,
+            coins: 3,
+            ends,
+        };
+        let one = records_on(&g, 1);
+        for r in one.iter().flatten().filter(|r| r.is_solved()) {
+            seen[r.value().unwrap().index()] += 1;
+        }
+        for threads in [2, 5] {
+            let many = records_on(&g, threads);
+            for (t, (a, b)) in one.iter().zip(&many).enumerate() {
+                let differ = a.iter().zip(b).filter(|(x, y)| x != y).count();
+                assert_eq!(differ, 0, "tier c{t} on {threads} threads, ends {ends:?}");
+            }
+        }
+    }
+    assert!(seen[..3].iter().all(|&n| n > 1000), "{seen:?}");
+}

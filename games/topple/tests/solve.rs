@@ -1,7 +1,7 @@
 //! The framework's tier solver on Topple's loopy tiers against the naive
 //! fixed-point solver, position by position, on the smallest boards.
 
-use topitop_game_api::{Game, Value};
+use topitop_game_api::{Game, Tiered, Value};
 use topitop_solver::loop_free::solve_loop_free;
 use topitop_solver::naive::solve_naive;
 use topitop_topple::Topple;
@@ -41,4 +41,28 @@ fn three_by_three_with_six_pieces_is_a_draw_from_the_start() {
     let start = g.start();
     assert_eq!(g.moves(&start).len(), 9);
     assert_eq!(solved.get(&g, &start).value(), Some(Value::Draw));
+}
+
+#[test]
+fn loopy_tiers_solve_the_same_on_one_thread_and_on_several() {
+    let g = Topple::from_options(Some("3x3"), Some("s7")).unwrap();
+    for symmetric in [true, false] {
+        let on = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| solve_loop_free(&g, symmetric, |_, _| {}).unwrap())
+        };
+        let (one, many) = (on(1), on(3));
+        assert!(one.loopy_stats().positions > 1_000_000, "{:?}", one.loopy_stats());
+        assert_eq!(one.tiers(), many.tiers());
+        for t in one.tiers() {
+            assert!(
+                one.tier(t) == many.tier(t),
+                "tier {} symmetry {symmetric}",
+                g.tier_name(t)
+            );
+        }
+    }
 }
