@@ -3,9 +3,9 @@
 //! tier ([`TierType::Loopy`](topitop_game_api::TierType)) and cycle.
 //!
 //! The tier's child tiers are solved already. Every position's moves are
-//! generated once, on all cores; moves that stay in the tier are kept as a
-//! reverse graph (each position's parents in the tier). Then, in rounds of
-//! increasing remoteness:
+//! generated once; moves that stay in the tier are kept as a reverse graph
+//! (each position's parents in the tier). Then, in rounds of increasing
+//! remoteness:
 //!
 //! 1. **Wins and losses.** A position with a losing child is a win, one
 //!    more than its quickest losing child; a position all of whose
@@ -17,10 +17,23 @@
 //! 3. **Draws.** The rest can neither be won nor lost nor tied: play goes
 //!    on for ever.
 //!
+//! Every phase runs on all cores. A round's positions are all known before
+//! it starts (what it finds has a higher remoteness), so its positions are
+//! shared out and the round ends when all are done. Inside a round the
+//! order does not matter: every position that claims a parent as a win or
+//! tie gives it the same record, and a parent becomes a loss only when its
+//! last open child is counted off, which a parent with a child that does
+//! not win never reaches. Each position is claimed once (a
+//! compare-and-swap on its record, or the count reaching zero), so it is
+//! passed on to its own parents once: the records equal those of a solve
+//! on one thread, remoteness included.
+//!
 //! The values are those [`negamax`](crate::loop_free::negamax) gives each
 //! position from its children's, so the framework's `verify` checks loopy
 //! solves as it checks loop-free ones.
 
+use std::ops::Range;
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -57,13 +70,18 @@ impl Moves {
 
 /// Bytes a loopy tier's solve holds for each of its indices besides its
 /// records and its moves inside the tier (8 bytes each, child and parent):
-/// each position's [`Moves`], twice while they are gathered, and its
-/// offsets into the child and parent arrays and its count of open
+/// each position's [`Moves`], its record while it is claimed, its end in
+/// the child array, its bounds in the parent array and its count of open
 /// children.
-pub const WORKING_BYTES_PER_INDEX: usize = 2 * std::mem::size_of::<Moves>() + 16;
+pub const WORKING_BYTES_PER_INDEX: usize = std::mem::size_of::<Moves>() + 14;
 
-/// Positions handed to one thread at a time.
-const CHUNK: u32 = 1 << 14;
+/// Positions whose moves one thread generates at a time (a power of two:
+/// position `i`'s moves are found by a shift and a mask).
+const CHUNK: usize = 1 << 14;
+
+/// Positions of a round, or indices of a pass, handed to one thread at a
+/// time; a round with no more than this runs on the calling thread.
+const SHARE: usize = 1 << 10;
 
 /// Time spent in one phase of the loopy solves.
 #[derive(Clone, Copy, Debug, Default)]
@@ -148,6 +166,18 @@ struct Run {
     inside: Vec<u32>,
 }
 
+impl Run {
+    /// The children inside the tier of the `k`th position of the run.
+    fn children(&self, k: usize) -> &[u32] {
+        let from = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.inside[from as usize..self.ends[k] as usize]
+    }
+}
+
+/// Positions found by one share of a round, with the remoteness of the
+/// round that passes each on.
+type Found = Vec<(u16, u32)>;
+
 /// Solves the loopy `tier` of `game` from the solved child tiers in
 /// `solved`: one record per index ([`Record::UNSOLVED`] for indices that
 /// name no position, and with `symmetric` for positions that are not
@@ -155,8 +185,8 @@ struct Run {
 ///
 /// # Errors
 /// A move that leaves the tier for one not solved yet, a position with no
-/// move that is not primitive, a tier too large to index in 32 bits, or a
-/// remoteness beyond what a record holds.
+/// move that is not primitive, a tier too large to index in 32 bits or
+/// with 2³² moves inside it, or a remoteness beyond what a record holds.
 pub fn solve_loopy_tier<G: Tiered>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
@@ -165,8 +195,9 @@ pub fn solve_loopy_tier<G: Tiered>(
 ) -> Result<Vec<Record>, LoopFreeError> {
     let size = game.tier_size(tier);
     let n = u32::try_from(size).map_err(|_| LoopFreeError::TooLarge(game.tier_name(tier)))?;
+    let nu = n as usize;
     let mut clock = Clock::start();
-    let runs: Vec<Run> = (0..n.div_ceil(CHUNK))
+    let runs: Vec<Run> = (0..nu.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
             let mut run = Run {
@@ -174,8 +205,8 @@ pub fn solve_loopy_tier<G: Tiered>(
                 ends: Vec::new(),
                 inside: Vec::new(),
             };
-            for i in k * CHUNK..n.min((k + 1) * CHUNK) {
-                let m = moves_of(game, solved, tier, i, &mut run.inside)?;
+            for i in k * CHUNK..nu.min((k + 1) * CHUNK) {
+                let m = moves_of(game, solved, tier, i as u32, &mut run.inside)?;
                 run.moves.push(m);
                 run.ends.push(run.inside.len() as u32);
             }
@@ -185,78 +216,80 @@ pub fn solve_loopy_tier<G: Tiered>(
     let edges: u64 = runs.iter().map(|r| r.inside.len() as u64).sum();
     // Offsets into the parent array are 32 bits: refuse before they wrap.
     let edges = u32::try_from(edges).map_err(|_| LoopFreeError::TooManyMoves(game.tier_name(tier)))?;
+    let moves = |i: usize| &runs[i / CHUNK].moves[i % CHUNK];
+    let children = |i: usize| runs[i / CHUNK].children(i % CHUNK);
     clock.lap(&mut stats.generate);
-    // Each position's children inside the tier, in index order.
-    let children = || {
-        runs.iter().flat_map(|run| {
-            run.ends.iter().enumerate().map(move |(j, &end)| {
-                let from = if j == 0 { 0 } else { run.ends[j - 1] };
-                &run.inside[from as usize..end as usize]
-            })
-        })
-    };
 
-    // Each position's parents inside the tier, as one array cut by offsets.
-    let mut start = vec![0u32; n as usize + 1];
-    for kids in children() {
-        for &c in kids {
-            start[c as usize + 1] += 1;
+    // Each position's parents inside the tier, as one array cut by bounds:
+    // `bounds[c + 1]` counts c's parents, then (summed) ends their run, and
+    // is counted down to its start as they are filled in.
+    let mut bounds: Vec<AtomicU32> = (0..nu + 2).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    runs.par_iter().for_each(|run| {
+        for &c in &run.inside {
+            bounds[c as usize + 1].fetch_add(1, Relaxed);
         }
-    }
-    for i in 0..n as usize {
-        start[i + 1] += start[i];
-    }
-    let mut parents = vec![0u32; start[n as usize] as usize];
-    let mut fill = start.clone();
-    let mut open: Vec<u32> = Vec::with_capacity(n as usize);
-    for (p, kids) in children().enumerate() {
-        open.push(kids.len() as u32);
-        for &c in kids {
-            parents[fill[c as usize] as usize] = p as u32;
-            fill[c as usize] += 1;
+    });
+    prefix_sums(&mut bounds[..=nu]);
+    bounds[nu + 1] = AtomicU32::new(edges);
+    let parents: Vec<AtomicU32> = (0..edges).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    runs.par_iter().enumerate().for_each(|(k, run)| {
+        for j in 0..run.moves.len() {
+            for &c in run.children(j) {
+                let slot = bounds[c as usize + 1].fetch_sub(1, Relaxed) - 1;
+                parents[slot as usize].store((k * CHUNK + j) as u32, Relaxed);
+            }
         }
-    }
-    drop(fill);
-    let moves: Vec<Moves> = runs.into_iter().flat_map(|r| r.moves).collect();
-    let parents_of = |c: u32| &parents[start[c as usize] as usize..start[c as usize + 1] as usize];
-
-    let mut records: Vec<Record> = moves
-        .iter()
-        .map(|m| m.fixed.unwrap_or(Record::UNSOLVED))
-        .collect();
+    });
+    let bounds: Vec<u32> = bounds.into_iter().map(AtomicU32::into_inner).collect();
+    let parents: Vec<u32> = parents.into_iter().map(AtomicU32::into_inner).collect();
+    let parents_of = |c: u32| &parents[bounds[c as usize + 1] as usize..bounds[c as usize + 2] as usize];
     // Children not known to win yet: a loss when it reaches 0.
-    for (o, m) in open.iter_mut().zip(&moves) {
-        *o += m.not_win;
-    }
+    let open: Vec<AtomicU32> = (0..nu)
+        .into_par_iter()
+        .map(|i| AtomicU32::new(children(i).len() as u32 + moves(i).not_win))
+        .collect();
+    let records: Vec<AtomicU16> = (0..nu)
+        .into_par_iter()
+        .map(|i| AtomicU16::new(moves(i).fixed.unwrap_or(Record::UNSOLVED).bits()))
+        .collect();
     clock.lap(&mut stats.graph);
+
+    let get = |i: u32| Record::from_bits(records[i as usize].load(Relaxed)).unwrap_or(Record::UNSOLVED);
+    // True for the one caller that gives unsolved `i` its record.
+    let claim = |i: u32, rec: Record| {
+        records[i as usize]
+            .compare_exchange(Record::UNSOLVED.bits(), rec.bits(), Relaxed, Relaxed)
+            .is_ok()
+    };
+    let record = |value: Value, r: usize| record(game, tier, value, r);
+
     // Positions found at each remoteness, whose parents are still to hear
     // of them; and wins through a child outside the tier, by remoteness.
     let mut level: Vec<Vec<u32>> = vec![Vec::new()];
     let mut wins_from_outside: Vec<Vec<u32>> = Vec::new();
-    let at = |v: &mut Vec<Vec<u32>>, r: usize| {
-        if v.len() <= r {
-            v.resize_with(r + 1, Vec::new);
-        }
-    };
-    for (i, m) in moves.iter().enumerate() {
-        let i = i as u32;
-        if let Some(r) = m.fixed {
-            if r.is_solved() {
-                level[0].push(i);
+    let seeds = spread(nu, |range| {
+        let (mut solved, mut wins) = (Found::new(), Found::new());
+        for i in range {
+            let m = moves(i);
+            let id = i as u32;
+            if let Some(r) = m.fixed {
+                if r.is_solved() {
+                    solved.push((0, id));
+                }
+            } else if let Some(r) = m.lose {
+                wins.push((r + 1, id));
+            } else if open[i].load(Relaxed) == 0 {
+                // Every move leaves the tier, and every child wins.
+                let r = usize::from(m.win.unwrap_or(0)) + 1;
+                records[i].store(record(Value::Lose, r)?.bits(), Relaxed);
+                solved.push((r as u16, id));
             }
-            continue;
         }
-        if let Some(r) = m.lose {
-            let r = usize::from(r) + 1;
-            at(&mut wins_from_outside, r);
-            wins_from_outside[r].push(i);
-        } else if open[i as usize] == 0 {
-            // Every move leaves the tier, and every child wins.
-            let r = usize::from(m.win.unwrap_or(0)) + 1;
-            records[i as usize] = record(game, tier, Value::Lose, r)?;
-            at(&mut level, r);
-            level[r].push(i);
-        }
+        Ok((solved, wins))
+    })?;
+    for (solved, wins) in seeds {
+        file(&mut level, solved);
+        file(&mut wins_from_outside, wins);
     }
 
     // Wins and losses, in order of remoteness.
@@ -264,100 +297,187 @@ pub fn solve_loopy_tier<G: Tiered>(
     while r < level.len().max(wins_from_outside.len()) {
         at(&mut level, r);
         if let Some(found) = wins_from_outside.get_mut(r).map(std::mem::take) {
-            for p in found {
-                if !records[p as usize].is_solved() {
-                    records[p as usize] = record(game, tier, Value::Win, r)?;
-                    level[r].push(p);
+            let claimed = spread(found.len(), |range| {
+                let mut claimed = Vec::new();
+                for &p in &found[range] {
+                    if !get(p).is_solved() && claim(p, record(Value::Win, r)?) {
+                        claimed.push(p);
+                    }
                 }
-            }
+                Ok(claimed)
+            })?;
+            level[r].extend(claimed.into_iter().flatten());
         }
         let here = std::mem::take(&mut level[r]);
-        for &c in &here {
-            let value = records[c as usize].value();
-            for &p in parents_of(c) {
-                let pu = p as usize;
-                if records[pu].is_solved() {
-                    continue;
-                }
-                match value {
+        let next = r as u16 + 1;
+        let found = spread(here.len(), |range| {
+            let mut found = Found::new();
+            for &c in &here[range] {
+                match get(c).value() {
                     Some(Value::Lose) => {
-                        records[pu] = record(game, tier, Value::Win, r + 1)?;
-                        at(&mut level, r + 1);
-                        level[r + 1].push(p);
+                        for &p in parents_of(c) {
+                            if !get(p).is_solved() && claim(p, record(Value::Win, r + 1)?) {
+                                found.push((next, p));
+                            }
+                        }
                     }
                     Some(Value::Win) => {
-                        open[pu] -= 1;
-                        if open[pu] == 0 {
-                            let rr = r.max(usize::from(moves[pu].win.unwrap_or(0))) + 1;
-                            records[pu] = record(game, tier, Value::Lose, rr)?;
-                            at(&mut level, rr);
-                            level[rr].push(p);
+                        for &p in parents_of(c) {
+                            // A parent already solved has a child that does not
+                            // win: its count never reaches 0, so skip it.
+                            if !get(p).is_solved() && open[p as usize].fetch_sub(1, Relaxed) == 1 {
+                                let rr = r.max(usize::from(moves(p as usize).win.unwrap_or(0))) + 1;
+                                if claim(p, record(Value::Lose, rr)?) {
+                                    found.push((rr as u16, p));
+                                }
+                            }
                         }
                     }
                     _ => {}
                 }
             }
+            Ok(found)
+        })?;
+        for f in found {
+            file(&mut level, f);
         }
-        level[r] = here;
         r += 1;
     }
+    drop(level);
 
     // Ties among the positions left, in order of remoteness: seeded by the
     // tier's primitive ties and by tying children outside it.
     let mut ties: Vec<Vec<u32>> = vec![Vec::new()];
-    for (i, rec) in records.iter().enumerate() {
-        if rec.value() == Some(Value::Tie) {
-            let r = usize::from(rec.remoteness());
-            at(&mut ties, r);
-            ties[r].push(i as u32);
-        }
-    }
     let mut ties_from_outside: Vec<Vec<u32>> = Vec::new();
-    for (i, m) in moves.iter().enumerate() {
-        if !records[i].is_solved() && m.fixed.is_none() {
-            if let Some(r) = m.tie {
-                let r = usize::from(r) + 1;
-                at(&mut ties_from_outside, r);
-                ties_from_outside[r].push(i as u32);
+    let seeds = spread(nu, |range| {
+        let (mut tied, mut outside) = (Found::new(), Found::new());
+        for i in range {
+            let rec = get(i as u32);
+            if rec.value() == Some(Value::Tie) {
+                tied.push((rec.remoteness(), i as u32));
+            } else if !rec.is_solved() && moves(i).fixed.is_none() {
+                if let Some(r) = moves(i).tie {
+                    outside.push((r + 1, i as u32));
+                }
             }
         }
+        Ok((tied, outside))
+    })?;
+    for (tied, outside) in seeds {
+        file(&mut ties, tied);
+        file(&mut ties_from_outside, outside);
     }
     let mut r = 0;
     while r < ties.len().max(ties_from_outside.len()) {
         at(&mut ties, r);
         if let Some(found) = ties_from_outside.get_mut(r).map(std::mem::take) {
-            for p in found {
-                if !records[p as usize].is_solved() {
-                    records[p as usize] = record(game, tier, Value::Tie, r)?;
-                    ties[r].push(p);
+            let claimed = spread(found.len(), |range| {
+                let mut claimed = Vec::new();
+                for &p in &found[range] {
+                    if !get(p).is_solved() && claim(p, record(Value::Tie, r)?) {
+                        claimed.push(p);
+                    }
                 }
-            }
+                Ok(claimed)
+            })?;
+            ties[r].extend(claimed.into_iter().flatten());
         }
         let here = std::mem::take(&mut ties[r]);
-        for &c in &here {
-            for &p in parents_of(c) {
-                if !records[p as usize].is_solved() {
-                    records[p as usize] = record(game, tier, Value::Tie, r + 1)?;
-                    at(&mut ties, r + 1);
-                    ties[r + 1].push(p);
+        let found = spread(here.len(), |range| {
+            let mut found = Found::new();
+            for &c in &here[range] {
+                for &p in parents_of(c) {
+                    if !get(p).is_solved() && claim(p, record(Value::Tie, r + 1)?) {
+                        found.push((r as u16 + 1, p));
+                    }
                 }
             }
+            Ok(found)
+        })?;
+        for f in found {
+            file(&mut ties, f);
         }
         r += 1;
     }
 
     // The rest: draws.
-    for (rec, m) in records.iter_mut().zip(&moves) {
-        if !rec.is_solved() && m.fixed.is_none() {
-            *rec = Record::new(Value::Draw, 0);
-        }
-    }
+    let draw = Record::new(Value::Draw, 0);
+    let records: Vec<Record> = records
+        .into_par_iter()
+        .enumerate()
+        .map(
+            |(i, rec)| match Record::from_bits(rec.into_inner()).unwrap_or(Record::UNSOLVED) {
+                rec if !rec.is_solved() && moves(i).fixed.is_none() => draw,
+                rec => rec,
+            },
+        )
+        .collect();
     clock.lap(&mut stats.rounds);
     stats.tiers += 1;
     stats.indices += size;
-    stats.positions += records.iter().filter(|r| r.is_solved()).count() as u64;
+    stats.positions += records.par_iter().filter(|r| r.is_solved()).count() as u64;
     stats.inside_moves += u64::from(edges);
     Ok(records)
+}
+
+/// Makes `v[r]` exist.
+fn at(v: &mut Vec<Vec<u32>>, r: usize) {
+    if v.len() <= r {
+        v.resize_with(r + 1, Vec::new);
+    }
+}
+
+/// Files each found position under its remoteness.
+fn file(v: &mut Vec<Vec<u32>>, found: Found) {
+    for (r, i) in found {
+        at(v, usize::from(r));
+        v[usize::from(r)].push(i);
+    }
+}
+
+/// `work` over `0..len` in shares of [`SHARE`] on all cores (on this
+/// thread when there is only one), its results in order of shares.
+fn spread<R: Send>(
+    len: usize,
+    work: impl Fn(Range<usize>) -> Result<R, LoopFreeError> + Sync,
+) -> Result<Vec<R>, LoopFreeError> {
+    if len <= SHARE {
+        return Ok(vec![work(0..len)?]);
+    }
+    (0..len.div_ceil(SHARE))
+        .into_par_iter()
+        .map(|k| work(k * SHARE..len.min((k + 1) * SHARE)))
+        .collect()
+}
+
+/// Turns counts into running totals in place: `a[i]` becomes the sum of
+/// `a[..=i]`. Totals fit: they are at most the tier's moves inside it.
+fn prefix_sums(a: &mut [AtomicU32]) {
+    let block = CHUNK.max(a.len().div_ceil(rayon::current_num_threads().max(1)));
+    let sums: Vec<u32> = a
+        .par_chunks_mut(block)
+        .map(|b| {
+            let mut s = 0;
+            for x in b.iter_mut() {
+                s += *x.get_mut();
+                *x.get_mut() = s;
+            }
+            s
+        })
+        .collect();
+    let mut before = 0;
+    let offsets: Vec<u32> = sums
+        .iter()
+        .map(|&s| {
+            before += s;
+            before - s
+        })
+        .collect();
+    a.par_chunks_mut(block).zip(offsets).for_each(|(b, o)| {
+        for x in b {
+            *x.get_mut() += o;
+        }
+    });
 }
 
 /// A record of `value` at remoteness `r`, or the error of a remoteness too
