@@ -281,6 +281,30 @@ pub trait Tiered: Game {
     fn tier_type(&self, _tier: Self::Tier) -> TierType {
         TierType::LoopFree
     }
+
+    /// Optional: calls `f(index, position)`, in index order, for each
+    /// index of `range` in `tier` that names a position of play, and with
+    /// `canonical_only` only for positions that are their class's
+    /// canonical one. Solvers walk whole tiers through this, so a game
+    /// whose index steps from one index to the next more cheaply than it
+    /// unranks each (or can tell a board is not canonical before checking
+    /// it is a position) overrides it. By default each index is unranked
+    /// on its own by [`Tiered::position`].
+    fn walk_positions(
+        &self,
+        tier: Self::Tier,
+        range: std::ops::Range<u64>,
+        canonical_only: bool,
+        f: &mut dyn FnMut(u64, &Self::Position),
+    ) {
+        for i in range {
+            if let Some(p) = self.position(tier, i) {
+                if !canonical_only || self.canonical(&p) == p {
+                    f(i, &p);
+                }
+            }
+        }
+    }
 }
 
 /// A game the command can build: from the command's options, and from the

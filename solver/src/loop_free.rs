@@ -88,10 +88,20 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
     /// The record of `pos` (through its canonical form when the solve used
     /// symmetry), or [`Record::UNSOLVED`] for a position outside every tier.
     pub fn get<G: Tiered<Tier = T>>(&self, game: &G, pos: &G::Position) -> Record {
-        let pos = if self.symmetric { game.canonical(pos) } else { *pos };
+        if self.symmetric {
+            self.get_canonical(game, &game.canonical(pos))
+        } else {
+            self.get_canonical(game, pos)
+        }
+    }
+
+    /// [`LoopFreeSolution::get`] for a position already in the form the
+    /// solve keeps (canonical when it used symmetry): its record without
+    /// canonicalising it again.
+    pub fn get_canonical<G: Tiered<Tier = T>>(&self, game: &G, pos: &G::Position) -> Record {
         self.records
-            .get(&game.tier_of(&pos))
-            .and_then(|r| usize::try_from(game.index(&pos)).ok().and_then(|i| r.get(i)))
+            .get(&game.tier_of(pos))
+            .and_then(|r| usize::try_from(game.index(pos)).ok().and_then(|i| r.get(i)))
             .copied()
             .unwrap_or(Record::UNSOLVED)
     }

@@ -66,6 +66,12 @@ impl Moves {
         win: None,
         not_win: 0,
     };
+
+    /// An index that names no position the solve keeps.
+    const UNSOLVED: Moves = Moves {
+        fixed: Some(Record::UNSOLVED),
+        ..Moves::NONE
+    };
 }
 
 /// Bytes a loopy tier's solve holds for each of its indices besides its
@@ -200,16 +206,35 @@ pub fn solve_loopy_tier<G: Tiered>(
     let runs: Vec<Run> = (0..nu.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
+            let (lo, hi) = (k * CHUNK, nu.min((k + 1) * CHUNK));
             let mut run = Run {
-                moves: Vec::new(),
-                ends: Vec::new(),
+                moves: vec![Moves::UNSOLVED; hi - lo],
+                ends: vec![0; hi - lo],
                 inside: Vec::new(),
             };
-            for i in k * CHUNK..nu.min((k + 1) * CHUNK) {
-                let m = moves_of(game, solved, tier, i as u32, &mut run.inside)?;
-                run.moves.push(m);
-                run.ends.push(run.inside.len() as u32);
+            // Indices the walk skips keep UNSOLVED and no children.
+            let mut filled = 0;
+            let mut failed = None;
+            let symmetric = solved.is_symmetric();
+            game.walk_positions(tier, lo as u64..hi as u64, symmetric, &mut |i, pos| {
+                if failed.is_some() {
+                    return;
+                }
+                let j = i as usize - lo;
+                let end = run.inside.len() as u32;
+                run.ends[filled..j].fill(end);
+                match moves_of(game, solved, tier, pos, &mut run.inside) {
+                    Ok(m) => run.moves[j] = m,
+                    Err(e) => failed = Some(e),
+                }
+                run.ends[j] = run.inside.len() as u32;
+                filled = j + 1;
+            });
+            if let Some(e) = failed {
+                return Err(e);
             }
+            let end = run.inside.len() as u32;
+            run.ends[filled..].fill(end);
             Ok(run)
         })
         .collect::<Result<_, LoopFreeError>>()?;
@@ -489,24 +514,15 @@ fn record<G: Tiered>(game: &G, tier: G::Tier, value: Value, r: usize) -> Result<
     }
 }
 
-/// The moves of index `i` of `tier`.
+/// The moves of `pos`, a position of `tier` the solve keeps.
 fn moves_of<G: Tiered>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
-    i: u32,
+    pos: &G::Position,
     inside: &mut Vec<u32>,
 ) -> Result<Moves, LoopFreeError> {
-    let unsolved = Moves {
-        fixed: Some(Record::UNSOLVED),
-        ..Moves::NONE
-    };
-    let Some(pos) = game.position(tier, u64::from(i)) else {
-        return Ok(unsolved);
-    };
-    if solved.is_symmetric() && game.canonical(&pos) != pos {
-        return Ok(unsolved);
-    }
+    let pos = *pos;
     if let Some(v) = game.primitive(&pos) {
         return Ok(Moves {
             fixed: Some(Record::new(v, 0)),
@@ -526,7 +542,7 @@ fn moves_of<G: Tiered>(
             inside.push(game.index(&child) as u32);
             continue;
         }
-        let rec = solved.get(game, &child);
+        let rec = solved.get_canonical(game, &child);
         let r = rec.remoteness();
         match rec.value() {
             None => {

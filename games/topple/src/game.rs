@@ -152,8 +152,9 @@ impl Game for Topple {
         Topple::board_art(self)
     }
 
-    /// The reserve symmetry of [`crate::tier`]: reserves at least the
-    /// supply left play alike.
+    /// The board's symmetries ([`crate::symmetry`]) and the reserve
+    /// symmetry of [`crate::tier`]: reserves at least the supply left play
+    /// alike.
     fn images(&self, pos: &Position) -> Vec<Position> {
         Topple::images(self, pos)
     }
@@ -186,6 +187,18 @@ impl Tiered for Topple {
 
     fn position(&self, tier: Tier, index: u64) -> Option<Position> {
         self.position_at(tier, index)
+    }
+
+    /// Steps from board to board ([`crate::walk`]) rather than unranking
+    /// each index.
+    fn walk_positions(
+        &self,
+        tier: Tier,
+        range: std::ops::Range<u64>,
+        canonical_only: bool,
+        f: &mut dyn FnMut(u64, &Position),
+    ) {
+        self.walk_tier(tier, range, canonical_only, f);
     }
 
     fn child_tiers(&self, tier: Tier) -> Vec<Tier> {

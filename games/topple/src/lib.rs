@@ -28,7 +28,9 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod symmetry;
 pub mod tier;
+mod walk;
 mod words;
 
 pub use board::{CellNames, Direction, Shape};
@@ -37,4 +39,5 @@ pub use error::{ParseError, RulesError};
 pub use perft::perft;
 pub use position::{Color, Phase, Position, PAWNS};
 pub use rules::{Effects, Move, Outcome, Topple, MIN_SUPPLY};
+pub use symmetry::Symmetry;
 pub use tier::Tier;

@@ -12,9 +12,11 @@
 //! placed, so a reserve at least as large as the supply left never runs
 //! out: reserves r and r′ both ≥ the supply play alike. The tier names
 //! such a reserve by its canonical value, the largest the pawns on the
-//! board allow (min(7, 8 − pawns)); [`Topple::canonical`] maps a position
-//! to it and [`Topple::images`] lists its class. This cuts 3×3 with ten
-//! pieces from 2.7 billion indices to 147 million.
+//! board allow (min(7, 8 − pawns)); [`Topple::fold_reserves`] maps a
+//! position to it and [`Topple::reserve_images`] lists its class, which
+//! share one index. This cuts 3×3 with ten pieces from 2.7 billion indices
+//! to 147 million. The board's symmetries ([`crate::symmetry`]) then leave
+//! one index of a class in use when solving: [`Topple::canonical`].
 //!
 //! **The index.** Inside a tier the index is `2·rank + turn` (turn 0 for
 //! Red), where `rank` numbers the boards: each cell is a state (height h,
@@ -355,10 +357,19 @@ impl Topple {
         if !self.is_tier(t) || index >= self.tier_size_of(t) {
             return None;
         }
+        let pos = Position {
+            turn: Color::BOTH[(index % 2) as usize],
+            ..self.board_at(t, index / 2)?
+        };
+        self.check(&pos).ok().map(|()| pos)
+    }
+
+    /// The board of rank `rank` in `t`, Red to move, checked for nothing
+    /// but its counts.
+    pub(crate) fn board_at(&self, t: Tier, rank: u64) -> Option<Position> {
         let mut pos = Position::start(t.supply);
         pos.reserve = t.reserve;
-        pos.turn = Color::BOTH[(index % 2) as usize];
-        let mut rest = index / 2;
+        let mut rest = rank;
         let n = i64::from(self.shape().cells());
         let mut b = self.placed(t);
         let [mut r, mut u] = t.pawns.map(i64::from);
@@ -376,12 +387,12 @@ impl Topple {
                 None => {}
             }
         }
-        self.check(&pos).ok().map(|()| pos)
+        Some(pos)
     }
 
-    /// `pos` with its reserves made canonical: the position of its class
-    /// that [`Topple::position_at`] gives.
-    pub fn canonical(&self, pos: &Position) -> Position {
+    /// `pos` with its reserves made canonical: the position of its reserve
+    /// class that [`Topple::position_at`] gives, the same index as `pos`.
+    pub fn fold_reserves(&self, pos: &Position) -> Position {
         if pos.phase() != Phase::Play {
             return *pos;
         }
@@ -393,9 +404,15 @@ impl Topple {
         })
     }
 
-    /// Every position of `pos`'s class: the reserves that play alike, each
-    /// giving a position of play.
-    pub fn images(&self, pos: &Position) -> Vec<Position> {
+    /// The representative of `pos`'s class: its reserves folded, then the
+    /// board's image of least index ([`crate::symmetry`]).
+    pub fn canonical(&self, pos: &Position) -> Position {
+        self.least_image(&self.fold_reserves(pos))
+    }
+
+    /// Every position of `pos`'s reserve class: the reserves that play
+    /// alike, each giving a position of play; they share one index.
+    pub fn reserve_images(&self, pos: &Position) -> Vec<Position> {
         if pos.phase() != Phase::Play {
             return vec![*pos];
         }
@@ -416,6 +433,19 @@ impl Topple {
                 }
             }
         }
+        all
+    }
+
+    /// Every position of `pos`'s class: each board image with each of its
+    /// reserve images, once.
+    pub fn images(&self, pos: &Position) -> Vec<Position> {
+        let mut all: Vec<Position> = self
+            .symmetries()
+            .iter()
+            .flat_map(|s| self.reserve_images(&s.position(pos)))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
         all
     }
 }

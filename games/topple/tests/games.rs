@@ -27,7 +27,7 @@ fn play_random_games(g: &Topple, games: u32, seed: u64) -> (u64, [u64; 4]) {
                 assert_eq!(sorted, naive_moves(g, &p), "{text}");
             }
             if indexed {
-                let c = Game::canonical(g, &p);
+                let c = g.fold_reserves(&p);
                 assert_eq!(g.position(g.tier_of(&p), g.index(&p)), Some(c), "{text}");
                 assert!(Game::images(g, &p).contains(&p));
             }

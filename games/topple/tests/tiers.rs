@@ -1,5 +1,5 @@
 //! The tiers and their index: a bijection between the indices in use and
-//! the canonical positions of play, every move going where the tier graph
+//! the positions of play (reserves folded), every move going where the tier graph
 //! says, and the graph acyclic.
 
 mod support;
@@ -30,7 +30,7 @@ fn check_graph(g: &Topple) {
 }
 
 /// Walks every index of every tier: each position of play round-trips and
-/// is canonical, and its images share its index. With `moves`, also plays
+/// has its reserves folded, and its reserve images share its index. With `moves`, also plays
 /// every move and returns, per tier, the child tiers reached.
 fn walk(g: &Topple, moves: bool) -> (u64, u64, BTreeMap<Tier, BTreeSet<Tier>>) {
     let (mut indices, mut positions) = (0, 0);
@@ -44,8 +44,8 @@ fn walk(g: &Topple, moves: bool) -> (u64, u64, BTreeMap<Tier, BTreeSet<Tier>>) {
             positions += 1;
             assert!(g.check(&p).is_ok());
             assert_eq!((g.tier_of(&p), g.index(&p)), (t, i), "{}", g.format_position(&p));
-            assert_eq!(Game::canonical(g, &p), p);
-            for img in Game::images(g, &p) {
+            assert_eq!(g.fold_reserves(&p), p);
+            for img in g.reserve_images(&p) {
                 assert_eq!((g.tier_of(&img), g.index(&img)), (t, i));
             }
             if !moves {
