@@ -6,6 +6,7 @@
 //!
 //! [`Tiered::tier_name`]: topitop_game_api::Tiered::tier_name
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -338,9 +339,29 @@ pub fn write_tiered(
     meta: &TieredMeta<'_>,
     tiers: &[(String, &[Record])],
 ) -> Result<(TieredHeader, u64), DbError> {
+    let names: Vec<String> = tiers.iter().map(|(n, _)| n.clone()).collect();
+    write_tiered_from(path, meta, &names, |i| Ok(Cow::Borrowed(tiers[i].1)))
+}
+
+/// [`write_tiered`] with each tier's records asked of `load` (by position
+/// in `names`) one tier at a time and dropped once its blocks are
+/// compressed, so a solver that keeps finished tiers packed never holds
+/// every tier's records at once. The bytes written are the same.
+///
+/// # Errors
+/// I/O errors, naming the file, or what `load` gives.
+pub fn write_tiered_from<'r>(
+    path: &Path,
+    meta: &TieredMeta<'_>,
+    names: &[String],
+    mut load: impl FnMut(usize) -> Result<Cow<'r, [Record]>, DbError>,
+) -> Result<(TieredHeader, u64), DbError> {
     let mut counts = [0u64; 4];
     let mut max_remoteness = 0;
-    for (_, records) in tiers {
+    let mut compressed: Vec<Vec<Vec<u8>>> = Vec::with_capacity(names.len());
+    let mut entries = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        let records = load(i)?;
         for r in records.iter() {
             if let Some(v) = r.value() {
                 counts[v.index()] += 1;
@@ -349,20 +370,30 @@ pub fn write_tiered(
                 }
             }
         }
-    }
-    let compressed: Vec<Vec<Vec<u8>>> = tiers
-        .iter()
-        .map(|(_, records)| {
-            records
-                .par_chunks(BLOCK_RECORDS as usize)
-                .map(|chunk| {
-                    let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
-                    zstd::bulk::compress(&raw, meta.level)
-                        .map_err(|e| DbError::corrupt("block", format!("zstd: {e}")))
+        let blocks = records
+            .par_chunks(BLOCK_RECORDS as usize)
+            .map(|chunk| {
+                let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
+                zstd::bulk::compress(&raw, meta.level)
+                    .map_err(|e| DbError::corrupt("block", format!("zstd: {e}")))
+            })
+            .collect::<Result<Vec<_>, DbError>>()?;
+        entries.push(TierEntry {
+            name: name.clone(),
+            size: records.len() as u64,
+            blocks: blocks
+                .iter()
+                .zip(records.chunks(BLOCK_RECORDS as usize))
+                .map(|(b, chunk)| BlockEntry {
+                    offset: 0,
+                    compressed: b.len() as u32,
+                    raw: 2 * chunk.len() as u32,
+                    checksum: checksum(b),
                 })
-                .collect::<Result<Vec<_>, DbError>>()
-        })
-        .collect::<Result<_, _>>()?;
+                .collect(),
+        });
+        compressed.push(blocks);
+    }
     let mut header = TieredHeader {
         game: meta.game.to_string(),
         variant: meta.variant.to_string(),
@@ -370,24 +401,7 @@ pub fn write_tiered(
         symmetric: meta.symmetric,
         counts,
         max_remoteness,
-        tiers: tiers
-            .iter()
-            .zip(&compressed)
-            .map(|((name, records), blocks)| TierEntry {
-                name: name.clone(),
-                size: records.len() as u64,
-                blocks: blocks
-                    .iter()
-                    .zip(records.chunks(BLOCK_RECORDS as usize))
-                    .map(|(b, chunk)| BlockEntry {
-                        offset: 0,
-                        compressed: b.len() as u32,
-                        raw: 2 * chunk.len() as u32,
-                        checksum: checksum(b),
-                    })
-                    .collect(),
-            })
-            .collect(),
+        tiers: entries,
     };
     // Offsets follow from the header's length, which offsets do not change.
     let mut at = header.encoded_len() as u64;

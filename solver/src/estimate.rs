@@ -2,13 +2,23 @@
 //! game's tier sizes and a sample of its moves before anything large is
 //! made, so that a solve the machine cannot hold is refused up front.
 
+use std::collections::HashMap;
+
 use topitop_game_api::{TierType, Tiered};
+
+use crate::loop_free::children_first;
 
 use crate::loopy::WORKING_BYTES_PER_INDEX;
 
 /// Positions of the largest loopy tier whose moves are generated to
 /// estimate how many stay inside it.
 const SAMPLE: u64 = 4096;
+
+/// Bytes an index of a packed tier is taken to need: a bound well above
+/// what zstd makes of solved records (Topple 3×3 with 12 pieces packs to
+/// under a tenth of a byte an index), short of the two bytes of a record
+/// that does not compress at all.
+const PACKED_BYTES_PER_INDEX: f64 = 0.5;
 
 /// A solve's needs, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,33 +29,72 @@ pub struct Needs {
     pub tiers: usize,
     /// Indices of the largest tier.
     pub largest: u64,
-    /// Memory at the peak: every solved tier's records (kept until the
-    /// database is written) and the working arrays of the largest tier.
+    /// Memory at the peak: the tiers held whole then (the one being
+    /// solved, with its working arrays, and every solved tier an unsolved
+    /// one still reads) and the packed others.
     pub memory: u64,
 }
 
-/// Estimates the solve of `game`: each tier's records take two bytes an
-/// index and stay in memory to the end; a loopy tier also needs its
-/// positions' moves and its reverse graph while it is solved, sized from
-/// the moves of a sample of its positions.
+/// Estimates the solve of `game` by following its order of tiers: a tier
+/// is held whole, two bytes an index, from when it is solved until its
+/// last parent is, then packed ([`PACKED_BYTES_PER_INDEX`]); a loopy tier
+/// also needs its positions' moves and its reverse graph while it is
+/// solved, sized from the moves of a sample of the largest one's
+/// positions.
 pub fn estimate<G: Tiered>(game: &G) -> Needs {
     let tiers = game.tiers();
-    let indices: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
-    let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0);
-    let working = tiers
+    let size = |t: G::Tier| game.tier_size(t);
+    let indices: u64 = tiers.iter().map(|&t| size(t)).sum();
+    let largest = tiers.iter().map(|&t| size(t)).max().unwrap_or(0);
+    let per_index = tiers
         .iter()
         .filter(|&&t| game.tier_type(t) == TierType::Loopy)
-        .max_by_key(|&&t| game.tier_size(t))
-        .map_or(0, |&t| {
-            let size = game.tier_size(t);
-            let per_index = WORKING_BYTES_PER_INDEX as f64 + 8.0 * inside_moves(game, t);
-            (size as f64 * per_index) as u64
+        .max_by_key(|&&t| size(t))
+        .map_or(0.0, |&t| {
+            WORKING_BYTES_PER_INDEX as f64 + 8.0 * inside_moves(game, t)
         });
+    // A cycle fails the solve itself; estimate as if every tier stayed.
+    let Ok(order) = children_first(game) else {
+        let working = (largest as f64 * per_index) as u64;
+        return Needs {
+            indices,
+            tiers: tiers.len(),
+            largest,
+            memory: indices.saturating_mul(2).saturating_add(working),
+        };
+    };
+    let mut waiting: HashMap<G::Tier, usize> = HashMap::new();
+    for &t in &order {
+        for c in game.child_tiers(t) {
+            *waiting.entry(c).or_default() += 1;
+        }
+    }
+    let (mut whole, mut packed, mut peak) = (0f64, 0f64, 0f64);
+    for &t in &order {
+        let n = size(t) as f64;
+        let working = if game.tier_type(t) == TierType::Loopy {
+            n * per_index
+        } else {
+            0.0
+        };
+        whole += 2.0 * n;
+        peak = peak.max(whole + packed + working);
+        for c in game.child_tiers(t) {
+            if let Some(w) = waiting.get_mut(&c) {
+                *w -= 1;
+                if *w == 0 {
+                    let m = size(c) as f64;
+                    whole -= 2.0 * m;
+                    packed += PACKED_BYTES_PER_INDEX * m;
+                }
+            }
+        }
+    }
     Needs {
         indices,
         tiers: tiers.len(),
         largest,
-        memory: indices.saturating_mul(2).saturating_add(working),
+        memory: peak as u64,
     }
 }
 

@@ -9,4 +9,5 @@ pub mod estimate;
 pub mod loop_free;
 pub mod loopy;
 pub mod naive;
+mod packed;
 pub mod usage;

@@ -6,12 +6,14 @@
 //! ([`crate::loopy`]). The tier graph itself must have no cycle: a loopy
 //! tier does not name itself among its child tiers.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rayon::prelude::*;
 use topitop_game_api::{Record, TierType, Tiered, Value};
 
 use crate::loopy::LoopyStats;
+use crate::packed::PackedTier;
 
 /// Why a loop-free solve failed.
 #[derive(Debug, thiserror::Error)]
@@ -77,9 +79,12 @@ impl TierStore for KeepNothing {
     }
 }
 
-/// Every tier's records: the result of [`solve_loop_free`].
+/// Every tier's records: the result of [`solve_loop_free`]. Tiers some
+/// unsolved tier still reads are whole; the others are packed
+/// ([`crate::packed`]).
 pub struct LoopFreeSolution<T> {
     records: HashMap<T, Vec<Record>>,
+    packed: HashMap<T, PackedTier>,
     symmetric: bool,
     loopy: LoopyStats,
 }
@@ -99,23 +104,44 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
     /// solve keeps (canonical when it used symmetry): its record without
     /// canonicalising it again.
     pub fn get_canonical<G: Tiered<Tier = T>>(&self, game: &G, pos: &G::Position) -> Record {
-        self.records
-            .get(&game.tier_of(pos))
-            .and_then(|r| usize::try_from(game.index(pos)).ok().and_then(|i| r.get(i)))
-            .copied()
-            .unwrap_or(Record::UNSOLVED)
+        let tier = game.tier_of(pos);
+        let Ok(i) = usize::try_from(game.index(pos)) else {
+            return Record::UNSOLVED;
+        };
+        match self.records.get(&tier) {
+            Some(r) => r.get(i).copied(),
+            None => self.packed.get(&tier).and_then(|p| p.get(i)),
+        }
+        .unwrap_or(Record::UNSOLVED)
     }
 
-    /// The records of `tier`, by index.
-    pub fn tier(&self, tier: T) -> Option<&[Record]> {
-        self.records.get(&tier).map(Vec::as_slice)
+    /// The records of `tier`, by index (unpacked if it was packed).
+    ///
+    /// # Errors
+    /// A packed block that does not unpack (memory gone bad).
+    pub fn tier(&self, tier: T) -> std::io::Result<Option<Cow<'_, [Record]>>> {
+        if let Some(r) = self.records.get(&tier) {
+            return Ok(Some(Cow::Borrowed(r)));
+        }
+        self.packed
+            .get(&tier)
+            .map(|p| p.unpack().map(Cow::Owned))
+            .transpose()
     }
 
     /// The tiers solved, in order.
     pub fn tiers(&self) -> Vec<T> {
-        let mut t: Vec<T> = self.records.keys().copied().collect();
+        let mut t: Vec<T> = self.records.keys().chain(self.packed.keys()).copied().collect();
         t.sort();
         t
+    }
+
+    /// Bytes the records hold: whole tiers at two bytes an index, packed
+    /// ones as packed.
+    pub fn bytes(&self) -> u64 {
+        let whole: usize = self.records.values().map(|r| 2 * r.len()).sum();
+        let packed: usize = self.packed.values().map(PackedTier::bytes).sum();
+        (whole + packed) as u64
     }
 
     /// The work the loopy tiers solved in this run took (none for tiers
@@ -130,45 +156,54 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
     }
 }
 
-/// The tiers of `game` ordered children first.
+/// The tiers of `game` ordered children first: of the tiers whose
+/// children are all solved, always the least in the tier's order. A game
+/// whose tier order puts children first (as Topple's does: less supply,
+/// or fewer pawns) is then solved in that order, layer by layer, so that
+/// a tier is packed as soon as the layer above it is done.
 ///
 /// # Errors
 /// A cycle among the tiers.
 pub fn children_first<G: Tiered>(game: &G) -> Result<Vec<G::Tier>, LoopFreeError> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        Open,
-        Done,
-    }
-    let mut marks: HashMap<G::Tier, Mark> = HashMap::new();
-    let mut order = Vec::new();
-    for root in game.tiers() {
-        if marks.contains_key(&root) {
+    let tiers = game.tiers();
+    let mut open: HashMap<G::Tier, usize> = HashMap::with_capacity(tiers.len());
+    let mut parents: HashMap<G::Tier, Vec<G::Tier>> = HashMap::new();
+    let mut ready = BTreeSet::new();
+    let mut all = BTreeSet::new();
+    let mut pending = tiers.clone();
+    while let Some(t) = pending.pop() {
+        if !all.insert(t) {
             continue;
         }
-        // Depth first, without recursion: (tier, children listed yet).
-        let mut stack = vec![(root, false)];
-        while let Some((t, expanded)) = stack.pop() {
-            if expanded {
-                marks.insert(t, Mark::Done);
-                order.push(t);
-                continue;
-            }
-            match marks.get(&t) {
-                Some(Mark::Done) => continue,
-                Some(Mark::Open) => return Err(LoopFreeError::Cycle(game.tier_name(t))),
-                None => {}
-            }
-            marks.insert(t, Mark::Open);
-            stack.push((t, true));
-            for c in game.child_tiers(t) {
-                match marks.get(&c) {
-                    Some(Mark::Open) => return Err(LoopFreeError::Cycle(game.tier_name(c))),
-                    Some(Mark::Done) => {}
-                    None => stack.push((c, false)),
-                }
+        let children = game.child_tiers(t);
+        if children.is_empty() {
+            ready.insert(t);
+        }
+        open.insert(t, children.len());
+        for c in children {
+            parents.entry(c).or_default().push(t);
+            pending.push(c);
+        }
+    }
+    let mut order = Vec::with_capacity(all.len());
+    while let Some(t) = ready.pop_first() {
+        order.push(t);
+        for &p in parents.get(&t).map_or(&[][..], Vec::as_slice) {
+            let n = open.get_mut(&p).expect("every parent was listed");
+            *n -= 1;
+            if *n == 0 {
+                ready.insert(p);
             }
         }
+    }
+    if order.len() < all.len() {
+        // Every tier left is on a cycle or above one.
+        let solved: HashSet<G::Tier> = order.iter().copied().collect();
+        let left = all
+            .into_iter()
+            .find(|t| !solved.contains(t))
+            .expect("a tier is left");
+        return Err(LoopFreeError::Cycle(game.tier_name(left)));
     }
     Ok(order)
 }
@@ -235,9 +270,17 @@ pub fn solve_loop_free_kept<G: Tiered>(
     let order = children_first(game)?;
     let mut solution = LoopFreeSolution {
         records: HashMap::with_capacity(order.len()),
+        packed: HashMap::new(),
         symmetric,
         loopy: LoopyStats::default(),
     };
+    // Each tier's parents not solved yet: at none, nothing reads it again.
+    let mut waiting: HashMap<G::Tier, usize> = HashMap::new();
+    for &t in &order {
+        for c in game.child_tiers(t) {
+            *waiting.entry(c).or_default() += 1;
+        }
+    }
     let mut loopy = LoopyStats::default();
     let mut resumed = 0;
     for (done, &tier) in order.iter().enumerate() {
@@ -263,6 +306,17 @@ pub fn solve_loop_free_kept<G: Tiered>(
             }
         };
         solution.records.insert(tier, records);
+        for c in game.child_tiers(tier) {
+            let left = waiting.get_mut(&c).map(|w| {
+                *w -= 1;
+                *w
+            });
+            if left == Some(0) {
+                if let Some(r) = solution.records.remove(&c) {
+                    solution.packed.insert(c, PackedTier::pack(&r));
+                }
+            }
+        }
         progress(done + 1, order.len());
     }
     solution.loopy = loopy;

@@ -198,7 +198,7 @@ fn records_on(g: &Chase, threads: usize) -> Vec<Vec<topitop_game_api::Record>> {
     let solved = pool.install(|| solve_loop_free(g, false, |_, _| {}).unwrap());
     g.tiers()
         .iter()
-        .map(|&t| solved.tier(t).unwrap().to_vec())
+        .map(|&t| solved.tier(t).unwrap().unwrap().to_vec())
         .collect()
 }
 

@@ -6,12 +6,14 @@
 //! ([`TierSolver`]) for any game behind the tiered interface, or a
 //! game's own.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use topitop_db::tier_checkpoint::TierCheckpoints;
-use topitop_db::tiered::{write_tiered, TieredMeta};
+use topitop_db::tiered::{write_tiered_from, TieredMeta};
+use topitop_db::DbError;
 use topitop_game_api::{GameOption, Record, Tiered};
 use topitop_solver::loop_free::{solve_loop_free_kept, LoopFreeSolution, TierStore};
 use topitop_solver::usage::cpu_time;
@@ -428,13 +430,11 @@ impl<G: Tiered> Solver for TierSolver<G> {
             .solution
             .take()
             .ok_or_else(|| anyhow::anyhow!("nothing solved to write"))?;
-        let tiers: Vec<(String, &[Record])> = solution
-            .tiers()
-            .into_iter()
-            .map(|t| (game.tier_name(t), solution.tier(t).unwrap_or(&[])))
-            .collect();
+        let tiers = solution.tiers();
+        let names: Vec<String> = tiers.iter().map(|&t| game.tier_name(t)).collect();
         let program = format!("topitop {}", crate::VERSION);
-        let (header, bytes) = write_tiered(
+        // Tier by tier: packed tiers are unpacked one at a time.
+        let (header, bytes) = write_tiered_from(
             path,
             &TieredMeta {
                 game: game.name(),
@@ -443,7 +443,13 @@ impl<G: Tiered> Solver for TierSolver<G> {
                 symmetric: self.symmetric,
                 level,
             },
-            &tiers,
+            &names,
+            |i| {
+                solution
+                    .tier(tiers[i])
+                    .map(|r| r.unwrap_or(Cow::Borrowed(&[])))
+                    .map_err(|e| DbError::corrupt("solved tier", e.to_string()))
+            },
         )?;
         let start = game.start();
         Ok(Solved {
@@ -457,7 +463,7 @@ impl<G: Tiered> Solver for TierSolver<G> {
             symmetric: self.symmetric,
             size: format!(
                 "{} indices in {} tiers",
-                tiers.iter().map(|(_, r)| r.len() as u64).sum::<u64>(),
+                header.tiers.iter().map(|t| t.size).sum::<u64>(),
                 tiers.len()
             ),
             lines: Vec::new(),

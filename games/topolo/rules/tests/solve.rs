@@ -64,6 +64,7 @@ fn the_tier_solver_agrees_with_plain_recursion_on_every_small_board() {
                         solved
                             .tier(t)
                             .unwrap()
+                            .unwrap()
                             .iter()
                             .filter(|x| x.value().is_some())
                             .count()

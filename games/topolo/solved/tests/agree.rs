@@ -21,7 +21,7 @@ fn check(r: u8, c: u8, variant: Variant) -> u64 {
         let stored = &solved.header.tiers[k];
         assert_eq!(stored.name, g.tier_name(t));
         assert_eq!(stored.size, g.tier_size(t));
-        let records = generic.tier(t).unwrap();
+        let records = generic.tier(t).unwrap().unwrap();
         let mut counts = [0u64; 3];
         let mut images = 0u64;
         for (i, rec) in records.iter().enumerate() {
