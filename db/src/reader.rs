@@ -74,6 +74,19 @@ pub trait Reader<G: Game>: Sync {
     /// A damaged block (or one found as each chunk is read).
     fn chunks<'a>(&'a self, game: &'a G, t: usize) -> Result<Chunks<'a, G::Position>, DbError>;
 
+    /// [`Reader::chunks`], but when the database keeps one record per
+    /// symmetry class, naming only the canonical positions (the others come as
+    /// `None`, like an index that names no position: both must hold
+    /// nothing in a database of records). What `verify` walks; faster for
+    /// a game that drops non-canonical boards before checking them. By
+    /// default the same as [`Reader::chunks`].
+    ///
+    /// # Errors
+    /// As [`Reader::chunks`].
+    fn canonical_chunks<'a>(&'a self, game: &'a G, t: usize) -> Result<Chunks<'a, G::Position>, DbError> {
+        self.chunks(game, t)
+    }
+
     /// Checks every block's checksum, calling `progress(done, total)` in
     /// blocks (and the counts, when [`Facts::checks_counts`]).
     ///
@@ -120,6 +133,9 @@ pub type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Record, DbError> + Sync + 'a>;
 /// A test of reachability ([`Reader::reachable`]).
 pub type Reachable<'a, P> = Box<dyn Fn(&P) -> bool + Sync + 'a>;
 
+/// Indices a thread walks at a time when [`Reader::chunks`] unranks.
+const WALK: usize = 1 << 12;
+
 impl<G: Tiered> Reader<G> for SolvedDb {
     fn facts(&self) -> Facts {
         let (game, variant, program) = self.names();
@@ -144,6 +160,30 @@ impl<G: Tiered> Reader<G> for SolvedDb {
     }
 
     fn chunks<'a>(&'a self, game: &'a G, t: usize) -> Result<Chunks<'a, G::Position>, DbError> {
+        self.walk_chunks(game, t, false)
+    }
+
+    fn canonical_chunks<'a>(&'a self, game: &'a G, t: usize) -> Result<Chunks<'a, G::Position>, DbError> {
+        // A database of values holds a value at every position, canonical
+        // or not, which `verify` counts: its positions all come.
+        let records = matches!(self, SolvedDb::Records(_));
+        self.walk_chunks(game, t, records && self.symmetric())
+    }
+
+    fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError> {
+        SolvedDb::verify_blocks(self, progress)
+    }
+}
+
+impl SolvedDb {
+    /// The chunks of tier number `t`, positions found by walking the
+    /// game's index (only canonical ones with `canonical_only`).
+    fn walk_chunks<'a, G: Tiered>(
+        &'a self,
+        game: &'a G,
+        t: usize,
+        canonical_only: bool,
+    ) -> Result<Chunks<'a, G::Position>, DbError> {
         let name = &self.tiers()[t].name;
         // `holds` checked the file's tiers against the game's on opening.
         let tier = game
@@ -162,16 +202,23 @@ impl<G: Tiered> Reader<G> for SolvedDb {
             let records = records?;
             let first = start;
             start += records.len() as u64;
-            // Unranking takes most of a pass: on every core.
-            Ok(records
+            // Unranking takes most of a pass: on every core, each thread
+            // walking a run of indices (a game may step from one index to
+            // the next more cheaply than it unranks each).
+            let positions: Vec<Option<G::Position>> = (0..records.len().div_ceil(WALK))
                 .into_par_iter()
-                .enumerate()
-                .map(|(i, r)| (game.position(tier, first + i as u64), r))
-                .collect())
+                .flat_map_iter(|k| {
+                    let lo = k * WALK;
+                    let hi = records.len().min(lo + WALK);
+                    let mut run = vec![None; hi - lo];
+                    let from = first + lo as u64;
+                    game.walk_positions(tier, from..first + hi as u64, canonical_only, &mut |i, p| {
+                        run[(i - from) as usize] = Some(*p);
+                    });
+                    run
+                })
+                .collect();
+            Ok(positions.into_iter().zip(records).collect())
         })))
-    }
-
-    fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError> {
-        SolvedDb::verify_blocks(self, progress)
     }
 }

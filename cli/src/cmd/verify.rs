@@ -52,7 +52,9 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
     let mut violations = 0u64;
     for (t, tier) in facts.tiers.iter().enumerate() {
         let mut start = 0u64;
-        for chunk in db.chunks(game, t)? {
+        // A position that is not canonical holds nothing, as an index
+        // that names none: both come as None.
+        for chunk in db.canonical_chunks(game, t)? {
             let chunk = chunk?;
             let found: Vec<String> = chunk
                 .par_iter()
