@@ -2,11 +2,9 @@
 //! game's tier sizes and a sample of its moves before anything large is
 //! made, so that a solve the machine cannot hold is refused up front.
 
-use std::collections::HashMap;
-
 use topitop_game_api::{TierType, Tiered};
 
-use crate::loop_free::children_first;
+use crate::schedule::Schedule;
 
 use crate::loopy::WORKING_BYTES_PER_INDEX;
 
@@ -54,7 +52,7 @@ pub fn estimate<G: Tiered>(game: &G) -> Needs {
             WORKING_BYTES_PER_INDEX as f64 + 8.0 * inside_moves(game, t)
         });
     // A cycle fails the solve itself; estimate as if every tier stayed.
-    let Ok(order) = children_first(game) else {
+    let Ok(mut schedule) = Schedule::new(game) else {
         let working = (largest as f64 * per_index) as u64;
         return Needs {
             indices,
@@ -63,14 +61,8 @@ pub fn estimate<G: Tiered>(game: &G) -> Needs {
             memory: indices.saturating_mul(2).saturating_add(working),
         };
     };
-    let mut waiting: HashMap<G::Tier, usize> = HashMap::new();
-    for &t in &order {
-        for c in game.child_tiers(t) {
-            *waiting.entry(c).or_default() += 1;
-        }
-    }
     let (mut whole, mut packed, mut peak) = (0f64, 0f64, 0f64);
-    for &t in &order {
+    for t in schedule.order().to_vec() {
         let n = size(t) as f64;
         let working = if game.tier_type(t) == TierType::Loopy {
             n * per_index
@@ -79,15 +71,10 @@ pub fn estimate<G: Tiered>(game: &G) -> Needs {
         };
         whole += 2.0 * n;
         peak = peak.max(whole + packed + working);
-        for c in game.child_tiers(t) {
-            if let Some(w) = waiting.get_mut(&c) {
-                *w -= 1;
-                if *w == 0 {
-                    let m = size(c) as f64;
-                    whole -= 2.0 * m;
-                    packed += PACKED_BYTES_PER_INDEX * m;
-                }
-            }
+        for c in schedule.solved(t) {
+            let m = size(c) as f64;
+            whole -= 2.0 * m;
+            packed += PACKED_BYTES_PER_INDEX * m;
         }
     }
     Needs {

@@ -10,4 +10,5 @@ pub mod loop_free;
 pub mod loopy;
 pub mod naive;
 mod packed;
+mod schedule;
 pub mod usage;

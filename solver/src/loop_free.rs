@@ -7,13 +7,14 @@
 //! tier does not name itself among its child tiers.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::HashMap;
 
 use rayon::prelude::*;
 use topitop_game_api::{Record, TierType, Tiered, Value};
 
 use crate::loopy::LoopyStats;
 use crate::packed::PackedTier;
+use crate::schedule::Schedule;
 
 /// Why a loop-free solve failed.
 #[derive(Debug, thiserror::Error)]
@@ -136,14 +137,6 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
         t
     }
 
-    /// Bytes the records hold: whole tiers at two bytes an index, packed
-    /// ones as packed.
-    pub fn bytes(&self) -> u64 {
-        let whole: usize = self.records.values().map(|r| 2 * r.len()).sum();
-        let packed: usize = self.packed.values().map(PackedTier::bytes).sum();
-        (whole + packed) as u64
-    }
-
     /// The work the loopy tiers solved in this run took (none for tiers
     /// taken from a store).
     pub fn loopy_stats(&self) -> &LoopyStats {
@@ -156,56 +149,14 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
     }
 }
 
-/// The tiers of `game` ordered children first: of the tiers whose
-/// children are all solved, always the least in the tier's order. A game
-/// whose tier order puts children first (as Topple's does: less supply,
-/// or fewer pawns) is then solved in that order, layer by layer, so that
-/// a tier is packed as soon as the layer above it is done.
+/// The tiers of `game` in the order the solver takes them: children
+/// first, and of the tiers whose children are all solved, always the
+/// least in the tier's order.
 ///
 /// # Errors
 /// A cycle among the tiers.
 pub fn children_first<G: Tiered>(game: &G) -> Result<Vec<G::Tier>, LoopFreeError> {
-    let tiers = game.tiers();
-    let mut open: HashMap<G::Tier, usize> = HashMap::with_capacity(tiers.len());
-    let mut parents: HashMap<G::Tier, Vec<G::Tier>> = HashMap::new();
-    let mut ready = BTreeSet::new();
-    let mut all = BTreeSet::new();
-    let mut pending = tiers.clone();
-    while let Some(t) = pending.pop() {
-        if !all.insert(t) {
-            continue;
-        }
-        let children = game.child_tiers(t);
-        if children.is_empty() {
-            ready.insert(t);
-        }
-        open.insert(t, children.len());
-        for c in children {
-            parents.entry(c).or_default().push(t);
-            pending.push(c);
-        }
-    }
-    let mut order = Vec::with_capacity(all.len());
-    while let Some(t) = ready.pop_first() {
-        order.push(t);
-        for &p in parents.get(&t).map_or(&[][..], Vec::as_slice) {
-            let n = open.get_mut(&p).expect("every parent was listed");
-            *n -= 1;
-            if *n == 0 {
-                ready.insert(p);
-            }
-        }
-    }
-    if order.len() < all.len() {
-        // Every tier left is on a cycle or above one.
-        let solved: HashSet<G::Tier> = order.iter().copied().collect();
-        let left = all
-            .into_iter()
-            .find(|t| !solved.contains(t))
-            .expect("a tier is left");
-        return Err(LoopFreeError::Cycle(game.tier_name(left)));
-    }
-    Ok(order)
+    Schedule::new(game).map(Schedule::into_order)
 }
 
 /// The record of a position from its children's records (each from the
@@ -267,20 +218,14 @@ pub fn solve_loop_free_kept<G: Tiered>(
     store: &mut impl TierStore,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<(LoopFreeSolution<G::Tier>, usize), LoopFreeError> {
-    let order = children_first(game)?;
+    let mut schedule = Schedule::new(game)?;
+    let order = schedule.order().to_vec();
     let mut solution = LoopFreeSolution {
         records: HashMap::with_capacity(order.len()),
         packed: HashMap::new(),
         symmetric,
         loopy: LoopyStats::default(),
     };
-    // Each tier's parents not solved yet: at none, nothing reads it again.
-    let mut waiting: HashMap<G::Tier, usize> = HashMap::new();
-    for &t in &order {
-        for c in game.child_tiers(t) {
-            *waiting.entry(c).or_default() += 1;
-        }
-    }
     let mut loopy = LoopyStats::default();
     let mut resumed = 0;
     for (done, &tier) in order.iter().enumerate() {
@@ -306,15 +251,10 @@ pub fn solve_loop_free_kept<G: Tiered>(
             }
         };
         solution.records.insert(tier, records);
-        for c in game.child_tiers(tier) {
-            let left = waiting.get_mut(&c).map(|w| {
-                *w -= 1;
-                *w
-            });
-            if left == Some(0) {
-                if let Some(r) = solution.records.remove(&c) {
-                    solution.packed.insert(c, PackedTier::pack(&r));
-                }
+        // A tier nothing left to solve reads is packed.
+        for c in schedule.solved(tier) {
+            if let Some(r) = solution.records.remove(&c) {
+                solution.packed.insert(c, PackedTier::pack(&r));
             }
         }
         progress(done + 1, order.len());

@@ -287,6 +287,20 @@ pub fn solve_loopy_tier<G: Tiered>(
             .is_ok()
     };
     let record = |value: Value, r: usize| record(game, tier, value, r);
+    // Gives each unsolved position of `found` the record (value, r): those
+    // claimed, in order, for the round to pass on.
+    let claim_all = |found: &[u32], value: Value, r: usize| -> Result<Vec<u32>, LoopFreeError> {
+        let claimed = spread(found.len(), |range| {
+            let mut claimed = Vec::new();
+            for &p in &found[range] {
+                if !get(p).is_solved() && claim(p, record(value, r)?) {
+                    claimed.push(p);
+                }
+            }
+            Ok(claimed)
+        })?;
+        Ok(claimed.into_iter().flatten().collect())
+    };
 
     // Positions found at each remoteness, whose parents are still to hear
     // of them; and wins through a child outside the tier, by remoteness.
@@ -322,16 +336,7 @@ pub fn solve_loopy_tier<G: Tiered>(
     while r < level.len().max(wins_from_outside.len()) {
         at(&mut level, r);
         if let Some(found) = wins_from_outside.get_mut(r).map(std::mem::take) {
-            let claimed = spread(found.len(), |range| {
-                let mut claimed = Vec::new();
-                for &p in &found[range] {
-                    if !get(p).is_solved() && claim(p, record(Value::Win, r)?) {
-                        claimed.push(p);
-                    }
-                }
-                Ok(claimed)
-            })?;
-            level[r].extend(claimed.into_iter().flatten());
+            level[r].extend(claim_all(&found, Value::Win, r)?);
         }
         let here = std::mem::take(&mut level[r]);
         let next = r as u16 + 1;
@@ -396,16 +401,7 @@ pub fn solve_loopy_tier<G: Tiered>(
     while r < ties.len().max(ties_from_outside.len()) {
         at(&mut ties, r);
         if let Some(found) = ties_from_outside.get_mut(r).map(std::mem::take) {
-            let claimed = spread(found.len(), |range| {
-                let mut claimed = Vec::new();
-                for &p in &found[range] {
-                    if !get(p).is_solved() && claim(p, record(Value::Tie, r)?) {
-                        claimed.push(p);
-                    }
-                }
-                Ok(claimed)
-            })?;
-            ties[r].extend(claimed.into_iter().flatten());
+            ties[r].extend(claim_all(&found, Value::Tie, r)?);
         }
         let here = std::mem::take(&mut ties[r]);
         let found = spread(here.len(), |range| {

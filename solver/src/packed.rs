@@ -85,7 +85,8 @@ impl PackedTier {
     }
 
     /// Bytes it holds.
-    pub(crate) fn bytes(&self) -> usize {
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
         self.data.len() + self.blocks.len() * std::mem::size_of::<(usize, bool)>()
     }
 }
