@@ -1,6 +1,7 @@
 //! What the databases of every game share, and the formats of the games
 //! behind the game interface: the tiered game databases ([`tiered`]),
-//! their solve checkpoints ([`tier_checkpoint`]), the value databases of
+//! their solve checkpoints ([`tier_checkpoint`]), tiers held
+//! sparse in memory ([`sparse`]), the value databases of
 //! games whose remoteness the position gives ([`packed`]), the checksum and block
 //! entry every format uses ([`blocks`]), temporary outputs ([`temps`]) and
 //! the errors ([`DbError`]). The formats are specified in `db/FORMAT.md`.
@@ -12,8 +13,10 @@ pub mod blocks;
 pub mod error;
 pub mod packed;
 pub mod peek;
+pub mod quick_hash;
 pub mod reader;
 pub mod solved;
+pub mod sparse;
 pub mod temps;
 pub mod tier_checkpoint;
 mod tier_list;

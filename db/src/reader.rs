@@ -4,13 +4,17 @@
 //! behind the tiered interface and a game with a format of its own
 //! implements in its own crate.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 use topitop_game_api::{Game, Record, Tiered};
 
 use crate::error::DbError;
+use crate::quick_hash::QuickMap;
 use crate::solved::TierSummary;
+use crate::sparse::SparseTier;
 use crate::SolvedDb;
 
 /// What a database's header says about what it holds.
@@ -172,6 +176,59 @@ impl<G: Tiered> Reader<G> for SolvedDb {
 
     fn verify_blocks(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<(), DbError> {
         SolvedDb::verify_blocks(self, progress)
+    }
+
+    /// A database of records loads as sparse tiers: two bytes a record
+    /// held, a bit and a little more an index.
+    fn loaded_bytes(&self) -> Option<u64> {
+        let SolvedDb::Records(db) = self else {
+            return None;
+        };
+        let held: u64 = db.header().counts.iter().sum();
+        let indices: u64 = db.header().tiers.iter().map(|t| t.size).sum();
+        Some(2 * held + indices.div_ceil(7) + 64 * db.header().tiers.len() as u64)
+    }
+
+    fn loaded<'a>(
+        &'a self,
+        game: &'a G,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Option<Lookup<'a, G::Position>>, DbError> {
+        let SolvedDb::Records(db) = self else {
+            return Ok(None);
+        };
+        let by_name: HashMap<String, G::Tier> =
+            game.tiers().into_iter().map(|t| (game.tier_name(t), t)).collect();
+        let header = db.header();
+        let total: usize = header.tiers.iter().map(|t| t.blocks.len()).sum();
+        let done = AtomicUsize::new(0);
+        // Tier after tier, each one's blocks on every core: one tier is
+        // whole at a time while it is made sparse.
+        let mut tiers: QuickMap<G::Tier, SparseTier> = QuickMap::default();
+        for (t, entry) in header.tiers.iter().enumerate() {
+            let Some(&tier) = by_name.get(&entry.name) else {
+                continue; // `lookup` names such a tier in its error
+            };
+            let blocks = (0..entry.blocks.len())
+                .into_par_iter()
+                .map(|k| {
+                    let b = db.block_records(t, k);
+                    progress(done.fetch_add(1, Relaxed) + 1, total);
+                    b
+                })
+                .collect::<Result<Vec<_>, DbError>>()?;
+            tiers.insert(tier, SparseTier::from_dense(&blocks.concat()));
+        }
+        let symmetric = self.symmetric();
+        Ok(Some(Box::new(move |p: &G::Position| {
+            let c = if symmetric { game.canonical(p) } else { *p };
+            let i = game.index(&c);
+            match tiers.get(&game.tier_of(&c)) {
+                Some(s) if i < s.len() => Ok(s.get(i)),
+                // The error the file itself gives.
+                _ => SolvedDb::lookup(self, game, p),
+            }
+        })))
     }
 }
 

@@ -374,7 +374,13 @@ pub fn write_tiered_from<'r>(
             .par_chunks(BLOCK_RECORDS as usize)
             .map(|chunk| {
                 let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
+                // zstd makes room for the worst case; a block held until
+                // the header is written keeps only its own bytes.
                 zstd::bulk::compress(&raw, meta.level)
+                    .map(|mut z| {
+                        z.shrink_to_fit();
+                        z
+                    })
                     .map_err(|e| DbError::corrupt("block", format!("zstd: {e}")))
             })
             .collect::<Result<Vec<_>, DbError>>()?;

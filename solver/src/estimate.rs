@@ -4,19 +4,31 @@
 
 use topitop_game_api::{TierType, Tiered};
 
+use crate::loopy::WORKING_BYTES_PER_POSITION;
 use crate::schedule::Schedule;
-
-use crate::loopy::WORKING_BYTES_PER_INDEX;
 
 /// Positions of the largest loopy tier whose moves are generated to
 /// estimate how many stay inside it.
 const SAMPLE: u64 = 4096;
+
+/// Indices of every other tier looked at to estimate how many of its
+/// indices are positions the solve keeps.
+const TIER_SAMPLE: u64 = 256;
 
 /// Bytes an index of a packed tier is taken to need: a bound well above
 /// what zstd makes of solved records (Topple 3×3 with 12 pieces packs to
 /// under a tenth of a byte an index), short of the two bytes of a record
 /// that does not compress at all.
 const PACKED_BYTES_PER_INDEX: f64 = 0.5;
+
+/// Bytes an index costs in a tier held for lookups, besides two a
+/// position: its bit in the bitmap of indices kept and its share of the
+/// running counts ([`topitop_db::sparse`]).
+const HELD_BYTES_PER_INDEX: f64 = 0.15;
+
+/// Bytes the program takes before the first tier: its code, its threads
+/// and their buffers (a solve of Topple 2×2 peaks at about 10 MB).
+const BASE_BYTES: f64 = 16e6;
 
 /// A solve's needs, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,54 +39,62 @@ pub struct Needs {
     pub tiers: usize,
     /// Indices of the largest tier.
     pub largest: u64,
-    /// Memory at the peak: the tiers held whole then (the one being
+    /// Memory at the peak: the tiers held for lookups then (the one being
     /// solved, with its working arrays, and every solved tier an unsolved
     /// one still reads) and the packed others.
     pub memory: u64,
 }
 
-/// Estimates the solve of `game` by following its order of tiers: a tier
-/// is held whole, two bytes an index, from when it is solved until its
-/// last parent is, then packed ([`PACKED_BYTES_PER_INDEX`]); a loopy tier
-/// also needs its positions' moves and its reverse graph while it is
-/// solved, sized from the moves of a sample of the largest one's
-/// positions.
-pub fn estimate<G: Tiered>(game: &G) -> Needs {
+/// Estimates the solve of `game` (with `symmetric`, of one position a
+/// symmetry class) by following its order of tiers: a tier is held for
+/// lookups (two bytes a position it keeps, a fraction of a byte an index)
+/// from when it is solved until its last parent is, then packed
+/// ([`PACKED_BYTES_PER_INDEX`]); a loopy tier also needs its positions'
+/// moves and its reverse graph while it is solved. The share of each
+/// tier's indices that are positions is sampled, and so are the moves
+/// that stay inside the largest loopy tier.
+pub fn estimate<G: Tiered>(game: &G, symmetric: bool) -> Needs {
     let tiers = game.tiers();
     let size = |t: G::Tier| game.tier_size(t);
     let indices: u64 = tiers.iter().map(|&t| size(t)).sum();
     let largest = tiers.iter().map(|&t| size(t)).max().unwrap_or(0);
-    let per_index = tiers
+    let per_position = tiers
         .iter()
         .filter(|&&t| game.tier_type(t) == TierType::Loopy)
         .max_by_key(|&&t| size(t))
         .map_or(0.0, |&t| {
-            WORKING_BYTES_PER_INDEX as f64 + 8.0 * inside_moves(game, t)
+            WORKING_BYTES_PER_POSITION as f64 + 8.0 * inside_moves(game, t, symmetric)
         });
+    let positions = |t: G::Tier| size(t) as f64 * kept_share(game, t, symmetric);
+    let held = |t: G::Tier| 2.0 * positions(t) + HELD_BYTES_PER_INDEX * size(t) as f64;
     // A cycle fails the solve itself; estimate as if every tier stayed.
     let Ok(mut schedule) = Schedule::new(game) else {
-        let working = (largest as f64 * per_index) as u64;
+        let working = tiers.iter().map(|&t| positions(t)).fold(0.0, f64::max) * per_position;
+        let whole: f64 = tiers.iter().map(|&t| held(t)).sum();
         return Needs {
             indices,
             tiers: tiers.len(),
             largest,
-            memory: indices.saturating_mul(2).saturating_add(working),
+            memory: (BASE_BYTES + whole + working) as u64,
         };
     };
-    let (mut whole, mut packed, mut peak) = (0f64, 0f64, 0f64);
+    let (mut whole, mut packed, mut peak) = (0f64, 0f64, BASE_BYTES);
+    let mut held_now = std::collections::HashMap::new();
     for t in schedule.order().to_vec() {
-        let n = size(t) as f64;
+        let kept = positions(t);
         let working = if game.tier_type(t) == TierType::Loopy {
-            n * per_index
+            kept * per_position + HELD_BYTES_PER_INDEX * size(t) as f64
         } else {
-            0.0
+            // Solved whole, two bytes an index, then made sparse.
+            2.0 * size(t) as f64
         };
-        whole += 2.0 * n;
-        peak = peak.max(whole + packed + working);
+        let h = held(t);
+        held_now.insert(t, h);
+        whole += h;
+        peak = peak.max(BASE_BYTES + whole + packed + working);
         for c in schedule.solved(t) {
-            let m = size(c) as f64;
-            whole -= 2.0 * m;
-            packed += PACKED_BYTES_PER_INDEX * m;
+            whole -= held_now.remove(&c).unwrap_or(0.0);
+            packed += PACKED_BYTES_PER_INDEX * size(c) as f64;
         }
     }
     Needs {
@@ -85,19 +105,41 @@ pub fn estimate<G: Tiered>(game: &G) -> Needs {
     }
 }
 
-/// Moves a position of `tier` has that stay in it, on average over a
-/// sample spread evenly through its indices (an index that names no
-/// position counts none).
-fn inside_moves<G: Tiered>(game: &G, tier: G::Tier) -> f64 {
+/// Indices spread evenly through `tier`, at most `n` of them.
+fn spread_indices(size: u64, n: u64) -> impl Iterator<Item = u64> {
+    let n = size.min(n);
+    (0..n).map(move |k| (u128::from(k) * u128::from(size) / u128::from(n)) as u64)
+}
+
+/// The position at `i` of `tier`, if the solve keeps it.
+fn kept<G: Tiered>(game: &G, tier: G::Tier, i: u64, symmetric: bool) -> Option<G::Position> {
+    game.position(tier, i)
+        .filter(|p| !symmetric || game.canonical(p) == *p)
+}
+
+/// The share of `tier`'s indices that name a position the solve keeps, on
+/// a sample.
+fn kept_share<G: Tiered>(game: &G, tier: G::Tier, symmetric: bool) -> f64 {
     let size = game.tier_size(tier);
-    let n = size.min(SAMPLE);
-    if n == 0 {
+    if size == 0 {
         return 0.0;
     }
-    let mut inside = 0u64;
-    for k in 0..n {
-        let i = (u128::from(k) * u128::from(size) / u128::from(n)) as u64;
-        if let Some(pos) = game.position(tier, i) {
+    let n = size.min(TIER_SAMPLE);
+    let k = spread_indices(size, n)
+        .filter(|&i| kept(game, tier, i, symmetric).is_some())
+        .count();
+    // At least one position in a sample's worth of indices: a tier whose
+    // sample found none may still hold a few.
+    (k.max(1) as f64 / n as f64).min(1.0)
+}
+
+/// Moves a position of `tier` kept by the solve has that stay in it, on
+/// average over a sample spread evenly through its indices.
+fn inside_moves<G: Tiered>(game: &G, tier: G::Tier, symmetric: bool) -> f64 {
+    let (mut inside, mut positions) = (0u64, 0u64);
+    for i in spread_indices(game.tier_size(tier), SAMPLE) {
+        if let Some(pos) = kept(game, tier, i, symmetric) {
+            positions += 1;
             if game.primitive(&pos).is_none() {
                 inside += game
                     .moves(&pos)
@@ -107,5 +149,5 @@ fn inside_moves<G: Tiered>(game: &G, tier: G::Tier) -> f64 {
             }
         }
     }
-    inside as f64 / n as f64
+    inside as f64 / positions.max(1) as f64
 }

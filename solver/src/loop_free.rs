@@ -6,15 +6,14 @@
 //! ([`crate::loopy`]). The tier graph itself must have no cycle: a loopy
 //! tier does not name itself among its child tiers.
 
-use std::borrow::Cow;
-use std::collections::HashMap;
-
 use rayon::prelude::*;
 use topitop_game_api::{Record, TierType, Tiered, Value};
 
 use crate::loopy::LoopyStats;
 use crate::packed::PackedTier;
 use crate::schedule::Schedule;
+use topitop_db::quick_hash::QuickMap;
+use topitop_db::sparse::SparseTier;
 
 /// Why a loop-free solve failed.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +32,10 @@ pub enum LoopFreeError {
         /// The position reached.
         to: String,
     },
+    /// A move inside a loopy tier to an index the tier's walk does not
+    /// give.
+    #[error("a move inside tier {0} leads to index {1}, which the game's walk of the tier does not give as a position: its walk_positions and its moves disagree")]
+    Unwalked(String, u64),
     /// A loopy tier with more than 2³² indices.
     #[error("loopy tier {0} has more than 2^32 indices: too large for the loopy solver")]
     TooLarge(String),
@@ -81,11 +84,12 @@ impl TierStore for KeepNothing {
 }
 
 /// Every tier's records: the result of [`solve_loop_free`]. Tiers some
-/// unsolved tier still reads are whole; the others are packed
+/// unsolved tier still reads are held for lookups, a record for each index
+/// that holds one ([`topitop_db::sparse`]); the others are packed
 /// ([`crate::packed`]).
 pub struct LoopFreeSolution<T> {
-    records: HashMap<T, Vec<Record>>,
-    packed: HashMap<T, PackedTier>,
+    records: QuickMap<T, SparseTier>,
+    packed: QuickMap<T, PackedTier>,
     symmetric: bool,
     loopy: LoopyStats,
 }
@@ -106,28 +110,25 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
     /// canonicalising it again.
     pub fn get_canonical<G: Tiered<Tier = T>>(&self, game: &G, pos: &G::Position) -> Record {
         let tier = game.tier_of(pos);
-        let Ok(i) = usize::try_from(game.index(pos)) else {
-            return Record::UNSOLVED;
-        };
+        let i = game.index(pos);
         match self.records.get(&tier) {
-            Some(r) => r.get(i).copied(),
-            None => self.packed.get(&tier).and_then(|p| p.get(i)),
+            Some(r) => r.get(i),
+            None => usize::try_from(i)
+                .ok()
+                .and_then(|i| self.packed.get(&tier)?.get(i))
+                .unwrap_or(Record::UNSOLVED),
         }
-        .unwrap_or(Record::UNSOLVED)
     }
 
     /// The records of `tier`, by index (unpacked if it was packed).
     ///
     /// # Errors
     /// A packed block that does not unpack (memory gone bad).
-    pub fn tier(&self, tier: T) -> std::io::Result<Option<Cow<'_, [Record]>>> {
+    pub fn tier(&self, tier: T) -> std::io::Result<Option<Vec<Record>>> {
         if let Some(r) = self.records.get(&tier) {
-            return Ok(Some(Cow::Borrowed(r)));
+            return Ok(Some(r.to_dense()));
         }
-        self.packed
-            .get(&tier)
-            .map(|p| p.unpack().map(Cow::Owned))
-            .transpose()
+        self.packed.get(&tier).map(PackedTier::unpack).transpose()
     }
 
     /// The tiers solved, in order.
@@ -192,8 +193,8 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 
 /// Solves every position of the loop-free tiered `game`: with `symmetric`,
 /// one position per symmetry class (the canonical one; the others' indices
-/// hold [`Record::UNSOLVED`]). Calls `progress(tiers done, tiers)` after each
-/// tier.
+/// hold [`Record::UNSOLVED`]). Calls `progress(indices done, indices)`
+/// after each tier: the indices of the tiers solved so far, of all.
 ///
 /// # Errors
 /// The tiers have a cycle, a move leaves the child tiers, or a position
@@ -201,7 +202,7 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 pub fn solve_loop_free<G: Tiered>(
     game: &G,
     symmetric: bool,
-    progress: impl FnMut(usize, usize),
+    progress: impl FnMut(u64, u64),
 ) -> Result<LoopFreeSolution<G::Tier>, LoopFreeError> {
     solve_loop_free_kept(game, symmetric, &mut KeepNothing, progress).map(|(s, _)| s)
 }
@@ -216,36 +217,40 @@ pub fn solve_loop_free_kept<G: Tiered>(
     game: &G,
     symmetric: bool,
     store: &mut impl TierStore,
-    mut progress: impl FnMut(usize, usize),
+    mut progress: impl FnMut(u64, u64),
 ) -> Result<(LoopFreeSolution<G::Tier>, usize), LoopFreeError> {
     let mut schedule = Schedule::new(game)?;
     let order = schedule.order().to_vec();
     let mut solution = LoopFreeSolution {
-        records: HashMap::with_capacity(order.len()),
-        packed: HashMap::new(),
+        records: QuickMap::default(),
+        packed: QuickMap::default(),
         symmetric,
         loopy: LoopyStats::default(),
     };
     let mut loopy = LoopyStats::default();
     let mut resumed = 0;
-    for (done, &tier) in order.iter().enumerate() {
+    let total: u64 = order.iter().map(|&t| game.tier_size(t)).sum();
+    let mut done = 0;
+    for &tier in &order {
         let size = game.tier_size(tier);
         let name = game.tier_name(tier);
         let records = match store.load(&name, size) {
             Some(kept) => {
                 resumed += 1;
-                kept
+                SparseTier::from_dense(&kept)
             }
             None => {
                 let records = match game.tier_type(tier) {
-                    TierType::LoopFree => (0..size)
-                        .into_par_iter()
-                        .map(|i| solve_one(game, &solution, tier, i))
-                        .collect::<Result<Vec<Record>, LoopFreeError>>()?,
+                    TierType::LoopFree => SparseTier::from_dense(
+                        &(0..size)
+                            .into_par_iter()
+                            .map(|i| solve_one(game, &solution, tier, i))
+                            .collect::<Result<Vec<Record>, LoopFreeError>>()?,
+                    ),
                     TierType::Loopy => crate::loopy::solve_loopy_tier(game, &solution, tier, &mut loopy)?,
                 };
                 store
-                    .save(&name, &records)
+                    .save(&name, &records.to_dense())
                     .map_err(|source| LoopFreeError::Keep { tier: name, source })?;
                 records
             }
@@ -254,10 +259,11 @@ pub fn solve_loop_free_kept<G: Tiered>(
         // A tier nothing left to solve reads is packed.
         for c in schedule.solved(tier) {
             if let Some(r) = solution.records.remove(&c) {
-                solution.packed.insert(c, PackedTier::pack(&r));
+                solution.packed.insert(c, PackedTier::pack(&r.to_dense()));
             }
         }
-        progress(done + 1, order.len());
+        done += size;
+        progress(done, total);
     }
     solution.loopy = loopy;
     Ok((solution, resumed))

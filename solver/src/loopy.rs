@@ -41,6 +41,7 @@ use topitop_game_api::{Record, Tiered, Value, MAX_REMOTENESS};
 
 use crate::loop_free::{LoopFreeError, LoopFreeSolution};
 use crate::usage::cpu_time;
+use topitop_db::sparse::{Ranked, SparseTier};
 
 /// What a position's moves say before the rounds, beside its children
 /// inside the tier (kept apart, one array for many positions).
@@ -66,20 +67,15 @@ impl Moves {
         win: None,
         not_win: 0,
     };
-
-    /// An index that names no position the solve keeps.
-    const UNSOLVED: Moves = Moves {
-        fixed: Some(Record::UNSOLVED),
-        ..Moves::NONE
-    };
 }
 
-/// Bytes a loopy tier's solve holds for each of its indices besides its
-/// records and its moves inside the tier (8 bytes each, child and parent):
-/// each position's [`Moves`], its record while it is claimed, its end in
-/// the child array, its bounds in the parent array and its count of open
-/// children.
-pub const WORKING_BYTES_PER_INDEX: usize = std::mem::size_of::<Moves>() + 14;
+/// Bytes a loopy tier's solve holds for each of its positions besides
+/// its moves inside the tier (8 bytes each, child and parent) and the
+/// bitmap of its indices: each position's [`Moves`] (twice while they are
+/// gathered into one array), its index, its end in the child array, its
+/// bounds in the parent array, its count of open children, and its record
+/// while it is claimed and once it is final.
+pub const WORKING_BYTES_PER_POSITION: usize = 2 * std::mem::size_of::<Moves>() + 20;
 
 /// Positions whose moves one thread generates at a time (a power of two:
 /// position `i`'s moves are found by a shift and a mask).
@@ -164,9 +160,12 @@ impl Clock {
     }
 }
 
-/// The moves of a run of positions: each one's [`Moves`], and its
-/// children inside the tier, `inside[ends[k - 1]..ends[k]]`.
+/// The positions of a run of indices: each one's index, its [`Moves`],
+/// and its children inside the tier, `inside[ends[k - 1]..ends[k]]` (by
+/// index while the run is made, then by number among the tier's
+/// positions).
 struct Run {
+    ids: Vec<u32>,
     moves: Vec<Moves>,
     ends: Vec<u32>,
     inside: Vec<u32>,
@@ -185,83 +184,113 @@ impl Run {
 type Found = Vec<(u16, u32)>;
 
 /// Solves the loopy `tier` of `game` from the solved child tiers in
-/// `solved`: one record per index ([`Record::UNSOLVED`] for indices that
-/// name no position, and with `symmetric` for positions that are not
-/// canonical). Adds the work it took to `stats`.
+/// `solved`: a record for each position the solve keeps (with `symmetric`
+/// the canonical ones), none for indices that name no position. Adds the
+/// work it took to `stats`.
+///
+/// The positions are numbered among themselves (with symmetry, Topple
+/// keeps about one index in ten), so that the working arrays follow the
+/// tier's positions, not its indices.
 ///
 /// # Errors
 /// A move that leaves the tier for one not solved yet, a position with no
 /// move that is not primitive, a tier too large to index in 32 bits or
 /// with 2³² moves inside it, or a remoteness beyond what a record holds.
-pub fn solve_loopy_tier<G: Tiered>(
+pub(crate) fn solve_loopy_tier<G: Tiered>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
     stats: &mut LoopyStats,
-) -> Result<Vec<Record>, LoopFreeError> {
+) -> Result<SparseTier, LoopFreeError> {
     let size = game.tier_size(tier);
     let n = u32::try_from(size).map_err(|_| LoopFreeError::TooLarge(game.tier_name(tier)))?;
     let nu = n as usize;
     let mut clock = Clock::start();
-    let runs: Vec<Run> = (0..nu.div_ceil(CHUNK))
+    let symmetric = solved.is_symmetric();
+    let mut runs: Vec<Run> = (0..nu.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
             let (lo, hi) = (k * CHUNK, nu.min((k + 1) * CHUNK));
             let mut run = Run {
-                moves: vec![Moves::UNSOLVED; hi - lo],
-                ends: vec![0; hi - lo],
+                ids: Vec::new(),
+                moves: Vec::new(),
+                ends: Vec::new(),
                 inside: Vec::new(),
             };
-            // Indices the walk skips keep UNSOLVED and no children.
-            let mut filled = 0;
             let mut failed = None;
-            let symmetric = solved.is_symmetric();
             game.walk_positions(tier, lo as u64..hi as u64, symmetric, &mut |i, pos| {
                 if failed.is_some() {
                     return;
                 }
-                let j = i as usize - lo;
-                let end = run.inside.len() as u32;
-                run.ends[filled..j].fill(end);
                 match moves_of(game, solved, tier, pos, &mut run.inside) {
-                    Ok(m) => run.moves[j] = m,
+                    Ok(m) => {
+                        run.ids.push(i as u32);
+                        run.moves.push(m);
+                        run.ends.push(run.inside.len() as u32);
+                    }
                     Err(e) => failed = Some(e),
                 }
-                run.ends[j] = run.inside.len() as u32;
-                filled = j + 1;
             });
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            let end = run.inside.len() as u32;
-            run.ends[filled..].fill(end);
-            Ok(run)
+            failed.map_or(Ok(run), Err)
         })
         .collect::<Result<_, LoopFreeError>>()?;
     let edges: u64 = runs.iter().map(|r| r.inside.len() as u64).sum();
     // Offsets into the parent array are 32 bits: refuse before they wrap.
     let edges = u32::try_from(edges).map_err(|_| LoopFreeError::TooManyMoves(game.tier_name(tier)))?;
-    let moves = |i: usize| &runs[i / CHUNK].moves[i % CHUNK];
-    let children = |i: usize| runs[i / CHUNK].children(i % CHUNK);
+
+    // Number the positions: run k's j-th is `first[k] + j`; a child is
+    // found by its index's rank among the positions.
+    let mut first = Vec::with_capacity(runs.len());
+    let mut m = 0u32;
+    for run in &runs {
+        first.push(m);
+        m += run.ids.len() as u32;
+    }
+    let mu = m as usize;
+    let mut bits = vec![0u64; nu.div_ceil(64)];
+    bits.par_chunks_mut(CHUNK / 64)
+        .zip(&runs)
+        .enumerate()
+        .for_each(|(k, (words, run))| {
+            for &i in &run.ids {
+                let j = i as usize - k * CHUNK;
+                words[j / 64] |= 1 << (j % 64);
+            }
+        });
+    let kept = Ranked::from_bits(size, bits);
+    runs.par_iter_mut().try_for_each(|run| {
+        for c in &mut run.inside {
+            *c = kept
+                .rank(u64::from(*c))
+                .ok_or_else(|| LoopFreeError::Unwalked(game.tier_name(tier), u64::from(*c)))?
+                as u32;
+        }
+        Ok(())
+    })?;
+    let moves: Vec<Moves> = runs
+        .par_iter()
+        .flat_map_iter(|r| r.moves.iter().copied())
+        .collect();
+    let moves = |i: usize| &moves[i];
     clock.lap(&mut stats.generate);
 
     // Each position's parents inside the tier, as one array cut by bounds:
     // `bounds[c + 1]` counts c's parents, then (summed) ends their run, and
     // is counted down to its start as they are filled in.
-    let mut bounds: Vec<AtomicU32> = (0..nu + 2).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    let mut bounds: Vec<AtomicU32> = (0..mu + 2).into_par_iter().map(|_| AtomicU32::new(0)).collect();
     runs.par_iter().for_each(|run| {
         for &c in &run.inside {
             bounds[c as usize + 1].fetch_add(1, Relaxed);
         }
     });
-    prefix_sums(&mut bounds[..=nu]);
-    bounds[nu + 1] = AtomicU32::new(edges);
+    prefix_sums(&mut bounds[..=mu]);
+    bounds[mu + 1] = AtomicU32::new(edges);
     let parents: Vec<AtomicU32> = (0..edges).into_par_iter().map(|_| AtomicU32::new(0)).collect();
-    runs.par_iter().enumerate().for_each(|(k, run)| {
-        for j in 0..run.moves.len() {
+    runs.par_iter().zip(&first).for_each(|(run, &first)| {
+        for j in 0..run.ids.len() {
             for &c in run.children(j) {
                 let slot = bounds[c as usize + 1].fetch_sub(1, Relaxed) - 1;
-                parents[slot as usize].store((k * CHUNK + j) as u32, Relaxed);
+                parents[slot as usize].store(first + j as u32, Relaxed);
             }
         }
     });
@@ -269,11 +298,14 @@ pub fn solve_loopy_tier<G: Tiered>(
     let parents: Vec<u32> = parents.into_iter().map(AtomicU32::into_inner).collect();
     let parents_of = |c: u32| &parents[bounds[c as usize + 1] as usize..bounds[c as usize + 2] as usize];
     // Children not known to win yet: a loss when it reaches 0.
-    let open: Vec<AtomicU32> = (0..nu)
-        .into_par_iter()
-        .map(|i| AtomicU32::new(children(i).len() as u32 + moves(i).not_win))
+    let open: Vec<AtomicU32> = runs
+        .par_iter()
+        .flat_map_iter(|r| {
+            (0..r.ids.len()).map(|j| AtomicU32::new(r.children(j).len() as u32 + r.moves[j].not_win))
+        })
         .collect();
-    let records: Vec<AtomicU16> = (0..nu)
+    drop(runs);
+    let records: Vec<AtomicU16> = (0..mu)
         .into_par_iter()
         .map(|i| AtomicU16::new(moves(i).fixed.unwrap_or(Record::UNSOLVED).bits()))
         .collect();
@@ -306,7 +338,7 @@ pub fn solve_loopy_tier<G: Tiered>(
     // of them; and wins through a child outside the tier, by remoteness.
     let mut level: Vec<Vec<u32>> = vec![Vec::new()];
     let mut wins_from_outside: Vec<Vec<u32>> = Vec::new();
-    let seeds = spread(nu, |range| {
+    let seeds = spread(mu, |range| {
         let (mut solved, mut wins) = (Found::new(), Found::new());
         for i in range {
             let m = moves(i);
@@ -379,7 +411,7 @@ pub fn solve_loopy_tier<G: Tiered>(
     // tier's primitive ties and by tying children outside it.
     let mut ties: Vec<Vec<u32>> = vec![Vec::new()];
     let mut ties_from_outside: Vec<Vec<u32>> = Vec::new();
-    let seeds = spread(nu, |range| {
+    let seeds = spread(mu, |range| {
         let (mut tied, mut outside) = (Found::new(), Found::new());
         for i in range {
             let rec = get(i as u32);
@@ -425,20 +457,17 @@ pub fn solve_loopy_tier<G: Tiered>(
     let draw = Record::new(Value::Draw, 0);
     let records: Vec<Record> = records
         .into_par_iter()
-        .enumerate()
-        .map(
-            |(i, rec)| match Record::from_bits(rec.into_inner()).unwrap_or(Record::UNSOLVED) {
-                rec if !rec.is_solved() && moves(i).fixed.is_none() => draw,
-                rec => rec,
-            },
-        )
+        .map(|rec| match Record::from_bits(rec.into_inner()) {
+            Some(rec) if rec.is_solved() => rec,
+            _ => draw,
+        })
         .collect();
     clock.lap(&mut stats.rounds);
     stats.tiers += 1;
     stats.indices += size;
-    stats.positions += records.par_iter().filter(|r| r.is_solved()).count() as u64;
+    stats.positions += u64::from(m);
     stats.inside_moves += u64::from(edges);
-    Ok(records)
+    Ok(SparseTier::new(kept, records))
 }
 
 /// Makes `v[r]` exist.

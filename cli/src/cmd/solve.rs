@@ -314,30 +314,39 @@ pub fn run_solver(solver: &mut dyn Solver, args: &Args) -> anyhow::Result<()> {
 }
 
 /// Refuses a solve whose estimated peak memory is beyond what the machine
-/// has free (unless `ignore`), and says what a large one takes on before
-/// it starts.
+/// has free (unless `ignore`), and states the estimate before it starts.
 ///
 /// # Errors
 /// The estimate exceeds the memory available.
 fn check_memory(title: &str, needs: &Needs, ignore: bool) -> anyhow::Result<()> {
-    let gb = |b: u64| b as f64 / 1e9;
     if let Some(avail) = crate::common::available_memory().filter(|&a| needs.memory > a) {
         anyhow::ensure!(
             ignore,
-            "solving {title} needs about {:.1} GB of memory ({}), but only {:.1} GB is available; solve a smaller variant, or pass --ignore-memory-estimate to try anyway",
-            gb(needs.memory),
+            "solving {title} needs about {} of memory ({}), but only {} is available; solve a smaller variant, or pass --ignore-memory-estimate to try anyway",
+            human_bytes(needs.memory),
             needs.what,
-            gb(avail)
+            human_bytes(avail)
         );
     }
-    if needs.memory >= 1 << 30 || ignore {
-        eprintln!(
-            "solving {title}: {}; about {:.1} GB of memory at the peak",
-            needs.what,
-            gb(needs.memory)
-        );
-    }
+    eprintln!(
+        "solving {title}: {}; estimated peak: {} of memory, {} of disk",
+        needs.what,
+        human_bytes(needs.memory),
+        human_bytes(needs.disk)
+    );
     Ok(())
+}
+
+/// `bytes` in kB, MB or GB, as a person reads a size.
+fn human_bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.0} MB", b / 1e6)
+    } else {
+        format!("{:.0} kB", (b / 1e3).max(1.0))
+    }
 }
 
 /// "on" or "off", as `solve` reports symmetry.
@@ -397,7 +406,7 @@ impl<G: Tiered> Solver for TierSolver<G> {
     }
 
     fn needs(&mut self) -> anyhow::Result<Needs> {
-        let n = topitop_solver::estimate::estimate(&self.game);
+        let n = topitop_solver::estimate::estimate(&self.game, self.symmetric);
         Ok(Needs {
             memory: n.memory,
             // The compressed database takes well under half a byte an
@@ -415,10 +424,11 @@ impl<G: Tiered> Solver for TierSolver<G> {
         let [kept] = kept else {
             anyhow::bail!("one database, so one checkpoint store");
         };
-        let bar = CountBar::new(&format!("solving {}", self.title()), "tiers");
-        let (solution, _) = solve_loop_free_kept(&self.game, self.symmetric, kept, |d, t| {
-            bar.set(d as u64, t as u64)
-        })?;
+        // By indices, not tiers: Topple's tiers range from a handful of
+        // indices to tens of millions, so a count of tiers makes a poor
+        // estimate of the time left.
+        let bar = CountBar::new(&format!("solving {}", self.title()), "indices");
+        let (solution, _) = solve_loop_free_kept(&self.game, self.symmetric, kept, |d, t| bar.set(d, t))?;
         bar.finish();
         self.solution = Some(solution);
         Ok(())
@@ -447,7 +457,7 @@ impl<G: Tiered> Solver for TierSolver<G> {
             |i| {
                 solution
                     .tier(tiers[i])
-                    .map(|r| r.unwrap_or(Cow::Borrowed(&[])))
+                    .map(|r| Cow::Owned(r.unwrap_or_default()))
                     .map_err(|e| DbError::corrupt("solved tier", e.to_string()))
             },
         )?;

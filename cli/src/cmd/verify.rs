@@ -46,7 +46,10 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
         return Ok(());
     }
     let lookup = children_lookup(game, db, &facts)?;
-    let bar = CountBar::new("checking", "tiers");
+    // By indices: tiers differ in size by millions.
+    let bar = CountBar::new("checking", "indices");
+    let total: u64 = facts.tiers.iter().map(|t| t.size).sum();
+    let mut done = 0u64;
     let mut checked = 0u64;
     let mut bad: Vec<String> = Vec::new();
     let mut violations = 0u64;
@@ -71,10 +74,11 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
                 .filter(|(p, r)| r.value().is_some() && (!facts.values_only || p.is_some()))
                 .count() as u64;
             start += chunk.len() as u64;
+            done += chunk.len() as u64;
+            bar.set(done, total);
             violations += found.len() as u64;
             bad.extend(found.into_iter().take(args.show.saturating_sub(bad.len())));
         }
-        bar.set(t as u64 + 1, facts.tiers.len() as u64);
     }
     bar.finish();
     writeln!(out, "checked {checked} positions: {violations} violations")?;

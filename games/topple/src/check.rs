@@ -11,6 +11,31 @@ impl Topple {
     /// # Errors
     /// The rule it breaks, in words.
     pub fn check(&self, pos: &Position) -> Result<(), String> {
+        self.check_play(pos)?;
+        if self.reset_cells(pos) != 0 {
+            return Err("a line of three 3-stacks stands: the reset would have removed it".into());
+        }
+        if let Some(&(a, b)) = self.unlocked_takes(pos).first() {
+            let s = self.shape();
+            return Err(format!(
+                "the pawn on {} can take the one on {} unopposed: the take would have happened",
+                s.name(a),
+                s.name(b)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the board leaves nothing pending, no reset and no take: the
+    /// part of [`Topple::check`] that does not depend on whose turn it is
+    /// or on the counts.
+    pub(crate) fn board_at_rest(&self, pos: &Position) -> bool {
+        self.reset_cells(pos) == 0 && !self.has_unlocked_take(pos)
+    }
+
+    /// [`Topple::check`] but for the board at rest: the counts, and the
+    /// turn and reserves as the phase of the game allows.
+    pub(crate) fn check_play(&self, pos: &Position) -> Result<(), String> {
         self.check_counts(pos)?;
         match pos.phase() {
             Phase::First(Color::Red) => self.check_red_first(pos)?,
@@ -28,17 +53,6 @@ impl Topple {
                     ));
                 }
             }
-        }
-        if self.reset_cells(pos) != 0 {
-            return Err("a line of three 3-stacks stands: the reset would have removed it".into());
-        }
-        if let Some(&(a, b)) = self.unlocked_takes(pos).first() {
-            let s = self.shape();
-            return Err(format!(
-                "the pawn on {} can take the one on {} unopposed: the take would have happened",
-                s.name(a),
-                s.name(b)
-            ));
         }
         Ok(())
     }

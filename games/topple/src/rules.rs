@@ -300,17 +300,23 @@ impl Topple {
     /// neighbours of opposite colours, the taker's stack one higher.
     pub fn take_edges(&self, pos: &Position) -> Vec<(u8, u8)> {
         let mut edges = Vec::new();
+        self.for_each_take_edge(pos, |a, b| edges.push((a, b)));
+        edges
+    }
+
+    /// Calls `f(taker, taken)` for every possible take, in the order of
+    /// [`Topple::take_edges`].
+    fn for_each_take_edge(&self, pos: &Position, mut f: impl FnMut(u8, u8)) {
         for a in cells_of(pos.pawns(Color::Red)) {
             for b in cells_of(self.shape.king_neighbours(a) & pos.pawns(Color::Blue)) {
                 let (ha, hb) = (pos.height(a), pos.height(b));
                 if ha == hb + 1 {
-                    edges.push((a, b));
+                    f(a, b);
                 } else if hb == ha + 1 {
-                    edges.push((b, a));
+                    f(b, a);
                 }
             }
         }
-        edges
     }
 
     /// The takes not locked: each alone in its part of the take graph, so
@@ -326,6 +332,24 @@ impl Topple {
             .into_iter()
             .filter(|&(a, b)| degree[usize::from(a)] == 1 && degree[usize::from(b)] == 1)
             .collect()
+    }
+
+    /// Whether [`Topple::unlocked_takes`] has any, without listing them:
+    /// the solver asks this of every board it walks.
+    pub(crate) fn has_unlocked_take(&self, pos: &Position) -> bool {
+        // At most 8 Red pawns with 8 neighbours each.
+        let mut edges = [(0u8, 0u8); 64];
+        let mut n = 0;
+        let mut degree = [0u8; 64];
+        self.for_each_take_edge(pos, |a, b| {
+            edges[n] = (a, b);
+            n += 1;
+            degree[usize::from(a)] += 1;
+            degree[usize::from(b)] += 1;
+        });
+        edges[..n]
+            .iter()
+            .any(|&(a, b)| degree[usize::from(a)] == 1 && degree[usize::from(b)] == 1)
     }
 
     /// Rule 7: rounds of unlocked takes, all of a round at once, until

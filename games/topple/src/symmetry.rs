@@ -24,6 +24,8 @@ pub struct Symmetry {
     from: [u8; 64],
     /// The image of each direction, by [`Direction::ALL`]'s order.
     dirs: [Direction; 8],
+    /// Cells of the board: those past it stay empty.
+    cells: u8,
 }
 
 /// The largest side of a board, for the table of every shape.
@@ -75,7 +77,12 @@ fn build(shape: Shape) -> Vec<Symmetry> {
                         .find(|e| e.delta() == want)
                         .expect("a symmetry keeps the directions")
                 });
-                out.push(Symmetry { to, from, dirs });
+                out.push(Symmetry {
+                    to,
+                    from,
+                    dirs,
+                    cells: shape.cells(),
+                });
             }
         }
     }
@@ -102,7 +109,8 @@ impl Symmetry {
     /// supply, reserves and the player to move unchanged.
     pub fn position(&self, pos: &Position) -> Position {
         let mut out = *pos;
-        for (c, &h) in pos.heights.iter().enumerate() {
+        let n = usize::from(self.cells);
+        for (c, &h) in pos.heights[..n].iter().enumerate() {
             out.heights[usize::from(self.to[c])] = h;
         }
         out.pawns = pos.pawns.map(|m| self.mask(m));
@@ -127,13 +135,15 @@ impl Symmetry {
     }
 }
 
-/// Each cell's state in the rank order of [`crate::tier`]: height first,
-/// then no pawn, Red, Blue.
-fn states(pos: &Position) -> [u16; 64] {
+/// Each of the first `n` cells' state in the rank order of
+/// [`crate::tier`]: height first, then no pawn, Red, Blue (the rest 0).
+fn states(pos: &Position, n: usize) -> [u16; 64] {
     let (red, blue) = (pos.pawns(Color::Red), pos.pawns(Color::Blue));
-    std::array::from_fn(|c| {
-        u16::from(pos.heights[c]) * 3 + (red >> c & 1) as u16 + 2 * (blue >> c & 1) as u16
-    })
+    let mut out = [0; 64];
+    for (c, s) in out[..n].iter_mut().enumerate() {
+        *s = u16::from(pos.heights[c]) * 3 + (red >> c & 1) as u16 + 2 * (blue >> c & 1) as u16;
+    }
+    out
 }
 
 impl Topple {
@@ -146,25 +156,30 @@ impl Topple {
     /// the image's state is read through `from`, so no image is built
     /// until the least is known.
     pub(crate) fn least_image(&self, pos: &Position) -> Position {
-        let states = states(pos);
-        let syms = self.symmetries();
         let n = usize::from(self.shape().cells());
-        let mut best = &syms[0];
-        for s in &syms[1..] {
+        let states = states(pos, n);
+        let syms = self.symmetries();
+        let mut best = 0;
+        for (k, s) in syms.iter().enumerate().skip(1) {
             let image = s.from[..n].iter().map(|&c| states[usize::from(c)]);
-            let least = best.from[..n].iter().map(|&c| states[usize::from(c)]);
+            let least = syms[best].from[..n].iter().map(|&c| states[usize::from(c)]);
             if image.lt(least) {
-                best = s;
+                best = k;
             }
         }
-        best.position(pos)
+        // The identity builds nothing.
+        if best == 0 {
+            *pos
+        } else {
+            syms[best].position(pos)
+        }
     }
 
     /// Whether no image of `pos` comes before it in rank order: it is its
     /// class's canonical board (reserves aside).
     pub(crate) fn is_least_image(&self, pos: &Position) -> bool {
-        let states = states(pos);
         let n = usize::from(self.shape().cells());
+        let states = states(pos, n);
         self.symmetries()[1..].iter().all(|s| {
             s.from[..n]
                 .iter()

@@ -116,9 +116,18 @@ fn boards(k: i64, b: i64, r: i64, u: i64) -> u64 {
         .saturating_mul(spread(k, b - r - u))
 }
 
+/// The ways to place r Red and u Blue pawns on k cells.
+fn pawn_places(k: i64, r: i64, u: i64) -> u64 {
+    if r < 0 || u < 0 {
+        return 0;
+    }
+    binom(k, r).saturating_mul(binom(k - r, u))
+}
+
 /// The boards of k cells summing with this cell's height to at most b, for
 /// this cell's heights lo..hi (and r, u pawns left for the k cells):
 /// Σ boards(k, b − j, r, u) by the hockey-stick identity.
+#[cfg(test)]
 fn boards_for_heights(k: i64, b: i64, r: i64, u: i64, lo: i64, hi: i64) -> u64 {
     if lo >= hi || r < 0 || u < 0 {
         return 0;
@@ -331,10 +340,18 @@ impl Topple {
             let h = i64::from(pos.height(cell));
             let pawn = pos.pawn(cell);
             // Every state of a lower height, then those of this height
-            // with a smaller pawn (none < Red < Blue).
-            rank += boards_for_heights(k, b, r, u, 0, h)
-                + boards_for_heights(k, b, r - 1, u, 1, h)
-                + boards_for_heights(k, b, r, u - 1, 1, h);
+            // with a smaller pawn (none < Red < Blue): the sums of
+            // `boards_for_heights` over heights 0..h without a pawn on
+            // this cell and 1..h with one, which share their factors.
+            if h > 0 {
+                let m = b - r - u;
+                let all = spread(k + 1, m);
+                rank += pawn_places(k, r, u).saturating_mul(all - spread(k + 1, m - h));
+                if h > 1 {
+                    let pawned = pawn_places(k, r - 1, u) + pawn_places(k, r, u - 1);
+                    rank += pawned.saturating_mul(all - spread(k + 1, m + 1 - h));
+                }
+            }
             if pawn.is_some() {
                 rank += boards(k, b - h, r, u);
             }

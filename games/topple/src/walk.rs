@@ -158,14 +158,14 @@ impl Topple {
         let mut rank = range.start / 2;
         loop {
             let board = walk.position(t, Color::Red);
-            if !canonical_only || self.is_least_image(&board) {
+            if (!canonical_only || self.is_least_image(&board)) && self.board_at_rest(&board) {
                 for turn in Color::BOTH {
                     let i = 2 * rank + turn.index() as u64;
                     if i < range.start || i >= end {
                         continue;
                     }
                     let pos = Position { turn, ..board };
-                    if self.check(&pos).is_ok() {
+                    if self.check_play(&pos).is_ok() {
                         f(i, &pos);
                     }
                 }
