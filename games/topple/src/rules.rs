@@ -259,7 +259,13 @@ impl Topple {
     /// The cells of every maximal line (row, column or diagonal) of three
     /// or more stacks exactly three high.
     pub fn reset_cells(&self, pos: &Position) -> u64 {
-        let threes = pos.stacks_of(3) & self.shape.all();
+        // Only the board's cells: the scan runs after every move.
+        let cells = usize::from(self.shape.cells());
+        let threes = pos.heights[..cells]
+            .iter()
+            .enumerate()
+            .filter(|(_, &h)| h == 3)
+            .fold(0u64, |m, (b, _)| m | 1 << b);
         if threes.count_ones() < 3 {
             return 0;
         }
@@ -355,11 +361,9 @@ impl Topple {
     /// Rule 7: rounds of unlocked takes, all of a round at once, until
     /// none is left. Each round removes a pawn, so this ends.
     fn take(&self, p: &mut Position, fx: &mut Effects) {
-        loop {
+        // Most moves cause no take: ask before listing them.
+        while self.has_unlocked_take(p) {
             let takes = self.unlocked_takes(p);
-            if takes.is_empty() {
-                return;
-            }
             fx.take_rounds += 1;
             // The takes of a round share no pawn: in any order, the same.
             for (a, b) in takes {

@@ -89,6 +89,7 @@ const fn binomials() -> [[u64; BINOM_K]; BINOM_N] {
 }
 
 /// C(n, k); 0 when n < 0 or k > n.
+#[inline]
 fn binom(n: i64, k: i64) -> u64 {
     if n < 0 || k < 0 || k > n {
         return 0;
@@ -97,6 +98,7 @@ fn binom(n: i64, k: i64) -> u64 {
 }
 
 /// The k-tuples of heights ≥ 0 summing to at most m.
+#[inline]
 fn spread(k: i64, m: i64) -> u64 {
     if m < 0 {
         0
@@ -107,6 +109,7 @@ fn spread(k: i64, m: i64) -> u64 {
 
 /// The boards of k cells with heights summing to at most b, r Red and u
 /// Blue pawns (each on a stack).
+#[inline]
 fn boards(k: i64, b: i64, r: i64, u: i64) -> u64 {
     if r < 0 || u < 0 {
         return 0;
@@ -117,6 +120,7 @@ fn boards(k: i64, b: i64, r: i64, u: i64) -> u64 {
 }
 
 /// The ways to place r Red and u Blue pawns on k cells.
+#[inline]
 fn pawn_places(k: i64, r: i64, u: i64) -> u64 {
     if r < 0 || u < 0 {
         return 0;
