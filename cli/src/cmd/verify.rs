@@ -7,6 +7,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 
 use rayon::prelude::*;
+use topitop_db::quick_hash::QuickHasher;
 use topitop_db::reader::Lookup;
 use topitop_db::{DbError, Reader};
 use topitop_game_api::{Game, Record};
@@ -204,7 +205,8 @@ impl<P: Copy + Eq + Hash> Memo<P> {
             return lookup(pos);
         }
         self.asked += u32::from(trial);
-        let mut h = Mix(0);
+        // SipHash took about as long as the lookup the memo saves.
+        let mut h = QuickHasher::default();
         pos.hash(&mut h);
         let slot = &mut self.slots[(h.finish() >> (64 - MEMO_BITS)) as usize];
         match slot {
@@ -218,42 +220,6 @@ impl<P: Copy + Eq + Hash> Memo<P> {
                 Ok(r)
             }
         }
-    }
-}
-
-/// A multiplicative hash for [`Memo`]'s slots: the standard hasher's
-/// SipHash took about as long as the lookup it saves.
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(u64::from(x));
-    }
-
-    fn write_u16(&mut self, x: u16) {
-        self.write_u64(u64::from(x));
-    }
-
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
     }
 }
 
