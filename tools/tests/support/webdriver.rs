@@ -121,6 +121,24 @@ impl Browser {
         }
     }
 
+    /// The element `css` selects, or why there is none (the page may have
+    /// drawn it anew since it was read).
+    pub fn try_find(&self, css: &str) -> Result<String, String> {
+        let path = format!("/session/{}/element", self.session);
+        let found = call(
+            self.addr,
+            "POST",
+            &path,
+            Some(&json!({ "using": "css selector", "value": css })),
+        )?;
+        found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("no element {css}"))
+    }
+
     /// The element `css` selects (panics if none).
     pub fn find(&self, css: &str) -> String {
         let v = self.command(
@@ -148,19 +166,7 @@ impl Browser {
     /// itself, as a real-time game does).
     #[allow(dead_code)]
     pub fn try_click(&self, css: &str) -> Result<(), String> {
-        let path = format!("/session/{}/element", self.session);
-        let found = call(
-            self.addr,
-            "POST",
-            &path,
-            Some(&json!({ "using": "css selector", "value": css })),
-        )?;
-        let id = found
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("no element {css}"))?
-            .to_string();
+        let id = self.try_find(css)?;
         let path = format!("/session/{}/element/{id}/click", self.session);
         call(self.addr, "POST", &path, Some(&json!({}))).map(|_| ())
     }
@@ -189,9 +195,10 @@ impl Browser {
     /// Presses the mouse on the centre of the element `css` selects, holds
     /// it `hold_ms`, and releases it: a click as a person makes one, during
     /// which the page may change under the pointer. An element drawn anew
-    /// before the press is an error, as [`Browser::try_click`] says it.
+    /// or gone before the press is an error, as [`Browser::try_click`]
+    /// says it.
     pub fn slow_click(&self, css: &str, hold_ms: u64) -> Result<(), String> {
-        let id = self.find(css);
+        let id = self.try_find(css)?;
         let actions = json!({"actions": [{"type": "pointer", "id": "mouse",
             "parameters": {"pointerType": "mouse"}, "actions": [
             {"type": "pointerMove", "origin": {"element-6066-11e4-a52e-4f735466cecf": id}, "x": 0, "y": 0},
