@@ -65,7 +65,12 @@ pub fn estimate<G: Tiered>(game: &G, symmetric: bool) -> Needs {
         .map_or(0.0, |&t| {
             WORKING_BYTES_PER_POSITION as f64 + 8.0 * inside_moves(game, t, symmetric)
         });
-    let positions = |t: G::Tier| size(t) as f64 * kept_share(game, t, symmetric);
+    // Sampled once a tier: each share costs a few hundred unrankings.
+    let shares: std::collections::HashMap<G::Tier, f64> = tiers
+        .iter()
+        .map(|&t| (t, kept_share(game, t, symmetric)))
+        .collect();
+    let positions = |t: G::Tier| size(t) as f64 * shares.get(&t).copied().unwrap_or(1.0);
     let held = |t: G::Tier| 2.0 * positions(t) + HELD_BYTES_PER_INDEX * size(t) as f64;
     // A cycle fails the solve itself; estimate as if every tier stayed.
     let Ok(mut schedule) = Schedule::new(game) else {

@@ -240,17 +240,23 @@ pub fn solve_loop_free_kept<G: Tiered>(
                 SparseTier::from_dense(&kept)
             }
             None => {
-                let records = match game.tier_type(tier) {
-                    TierType::LoopFree => SparseTier::from_dense(
-                        &(0..size)
+                // The store keeps records by index.
+                let (dense, records) = match game.tier_type(tier) {
+                    TierType::LoopFree => {
+                        let dense = (0..size)
                             .into_par_iter()
                             .map(|i| solve_one(game, &solution, tier, i))
-                            .collect::<Result<Vec<Record>, LoopFreeError>>()?,
-                    ),
-                    TierType::Loopy => crate::loopy::solve_loopy_tier(game, &solution, tier, &mut loopy)?,
+                            .collect::<Result<Vec<Record>, LoopFreeError>>()?;
+                        let records = SparseTier::from_dense(&dense);
+                        (dense, records)
+                    }
+                    TierType::Loopy => {
+                        let records = crate::loopy::solve_loopy_tier(game, &solution, tier, &mut loopy)?;
+                        (records.to_dense(), records)
+                    }
                 };
                 store
-                    .save(&name, &records.to_dense())
+                    .save(&name, &dense)
                     .map_err(|source| LoopFreeError::Keep { tier: name, source })?;
                 records
             }

@@ -77,8 +77,8 @@ impl Moves {
 /// while it is claimed and once it is final.
 pub const WORKING_BYTES_PER_POSITION: usize = 2 * std::mem::size_of::<Moves>() + 20;
 
-/// Positions whose moves one thread generates at a time (a power of two:
-/// position `i`'s moves are found by a shift and a mask).
+/// Indices whose positions' moves one thread generates at a time (a
+/// multiple of 64: each run fills whole words of the tier's bitmap).
 const CHUNK: usize = 1 << 14;
 
 /// Positions of a round, or indices of a pass, handed to one thread at a
