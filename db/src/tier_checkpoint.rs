@@ -209,6 +209,46 @@ impl TierCheckpoints {
         self.save_level(&[(name, Part::Records(records))])
     }
 
+    /// The records of tier `name` (`size` of them) that this solve kept
+    /// with [`TierCheckpoints::save`] or took with
+    /// [`TierCheckpoints::load`]: for a solve that dropped a finished tier
+    /// from memory and needs it again. Unlike `load`, a file that is gone
+    /// or damaged is an error, not a part to solve again: the solve has
+    /// nothing else to read it from.
+    ///
+    /// # Errors
+    /// The file is missing, damaged, or does not hold `size` records.
+    pub fn reread(&mut self, name: &str, size: u64) -> std::io::Result<Vec<Record>> {
+        self.flush()?;
+        let path = self.file_of(name);
+        let bad = |why: String| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {why}; run the solve again: it resumes from the other files and solves tier {name} again",
+                    path.display()
+                ),
+            )
+        };
+        let bytes = read_level(&path)
+            .map_err(&bad)?
+            .into_iter()
+            .find_map(|(n, b)| (n == name).then_some(b))
+            .ok_or_else(|| bad(format!("tier {name} is not there")))?;
+        if bytes.len() as u64 != size.saturating_mul(2) {
+            return Err(bad(format!(
+                "tier {name} holds {} bytes, not the {} of {size} records",
+                bytes.len(),
+                size.saturating_mul(2)
+            )));
+        }
+        bytes
+            .chunks_exact(2)
+            .map(|c| Record::from_bits(u16::from_le_bytes([c[0], c[1]])))
+            .collect::<Option<Vec<Record>>>()
+            .ok_or_else(|| bad(format!("tier {name} holds a value that is not a record")))
+    }
+
     /// The bytes kept under `name` by [`TierCheckpoints::save_bytes`] in an
     /// earlier run, if they are there and whole (`len` bytes under a good
     /// checksum); a damaged file is noted and ignored.
@@ -459,7 +499,9 @@ fn read_level(path: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
         .single_frame();
     let mut parts = Vec::with_capacity(head.len());
     for (name, len) in head {
-        let mut bytes = Vec::new();
+        // Room for what the head promises, within reason: a head that lies
+        // is found out as the bytes run short, not by an allocation.
+        let mut bytes = Vec::with_capacity(usize::try_from(len.min(1 << 26)).unwrap_or(0));
         (&mut body)
             .take(len)
             .read_to_end(&mut bytes)
@@ -490,6 +532,33 @@ mod tests {
 
     fn records(n: u16) -> Vec<Record> {
         (0..n).map(|i| Record::new(Value::Win, i % 9)).collect()
+    }
+
+    #[test]
+    fn tiers_kept_are_read_again_and_a_lost_one_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("g_v.db.ckpt");
+        let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        c.save("a b", &records(300)).unwrap();
+        // Straight after the save, while its file may still be synced.
+        assert_eq!(c.reread("a b", 300).unwrap(), records(300));
+        assert_eq!(c.reread("a b", 300).unwrap(), records(300), "read twice");
+        c.save("c", &records(4)).unwrap();
+        drop(c);
+        let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        assert_eq!(c.load("c", 4), Some(records(4)));
+        assert_eq!(c.reread("c", 4).unwrap(), records(4), "a tier resumed");
+        let e = c.reread("c", 5).unwrap_err().to_string();
+        assert!(e.contains("c.level") && e.contains("not the 10"), "{e}");
+        let e = c.reread("d", 1).unwrap_err().to_string();
+        assert!(e.contains("d.level") && e.contains("solve again"), "{e}");
+        let file = ckpt.join("c.level");
+        let mut bytes = std::fs::read(&file).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&file, bytes).unwrap();
+        let e = c.reread("c", 4).unwrap_err().to_string();
+        assert!(e.contains("checksum"), "{e}");
     }
 
     #[test]

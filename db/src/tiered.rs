@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -345,8 +345,11 @@ pub fn write_tiered(
 
 /// [`write_tiered`] with each tier's records asked of `load` (by position
 /// in `names`) one tier at a time and dropped once its blocks are
-/// compressed, so a solver that keeps finished tiers packed never holds
-/// every tier's records at once. The bytes written are the same.
+/// compressed, so a solver that keeps finished tiers elsewhere never holds
+/// every tier's records at once. The compressed blocks go to a temporary
+/// file beside `path` as they are made (the header, which comes first,
+/// needs every block's length), so no more than one tier is held at a
+/// time. The bytes written are the same.
 ///
 /// # Errors
 /// I/O errors, naming the file, or what `load` gives.
@@ -354,11 +357,35 @@ pub fn write_tiered_from<'r>(
     path: &Path,
     meta: &TieredMeta<'_>,
     names: &[String],
+    load: impl FnMut(usize) -> Result<Cow<'r, [Record]>, DbError>,
+) -> Result<(TieredHeader, u64), DbError> {
+    let body = topitop_files::temps::Temp::beside(path);
+    let written = write_with_body(path, body.path(), meta, names, load);
+    let _ = std::fs::remove_file(body.path());
+    written
+}
+
+/// [`write_tiered_from`], its blocks gathered in the file `body` first.
+fn write_with_body<'r>(
+    path: &Path,
+    body: &Path,
+    meta: &TieredMeta<'_>,
+    names: &[String],
     mut load: impl FnMut(usize) -> Result<Cow<'r, [Record]>, DbError>,
 ) -> Result<(TieredHeader, u64), DbError> {
+    let io = |source| DbError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(body)
+        .map_err(io)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
     let mut counts = [0u64; 4];
     let mut max_remoteness = 0;
-    let mut compressed: Vec<Vec<Vec<u8>>> = Vec::with_capacity(names.len());
     let mut entries = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
         let records = load(i)?;
@@ -398,8 +425,9 @@ pub fn write_tiered_from<'r>(
                 })
                 .collect(),
         });
-        compressed.push(blocks);
+        blocks.iter().try_for_each(|b| out.write_all(b)).map_err(io)?;
     }
+    let mut body_file = out.into_inner().map_err(|e| io(e.into_error()))?;
     let mut header = TieredHeader {
         game: meta.game.to_string(),
         variant: meta.variant.to_string(),
@@ -417,9 +445,19 @@ pub fn write_tiered_from<'r>(
             at += u64::from(e.compressed);
         }
     }
+    body_file.rewind().map_err(io)?;
     crate::temps::write_atomically(path, |out| {
         out.write_all(&header.encode())?;
-        compressed.iter().flatten().try_for_each(|b| out.write_all(b))
+        let copied = std::io::copy(&mut body_file, out)?;
+        if header.encoded_len() as u64 + copied == at {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(format!(
+                "{}: the blocks written were {copied} bytes, not the {} their entries add up to",
+                body.display(),
+                at - header.encoded_len() as u64
+            )))
+        }
     })?;
     Ok((header, at))
 }

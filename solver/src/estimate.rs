@@ -26,6 +26,10 @@ const PACKED_BYTES_PER_INDEX: f64 = 0.5;
 /// running counts ([`topitop_db::sparse`]).
 const HELD_BYTES_PER_INDEX: f64 = 0.15;
 
+/// Bytes an index of the tier being written to the database takes: the
+/// tier's bytes read back from the store, then its records.
+const WRITE_BYTES_PER_INDEX: f64 = 4.0;
+
 /// Bytes the program takes before the first tier: its code, its threads
 /// and their buffers (a solve of Topple 2×2 peaks at about 10 MB).
 const BASE_BYTES: f64 = 16e6;
@@ -48,12 +52,13 @@ pub struct Needs {
 /// Estimates the solve of `game` (with `symmetric`, of one position a
 /// symmetry class) by following its order of tiers: a tier is held for
 /// lookups (two bytes a position it keeps, a fraction of a byte an index)
-/// from when it is solved until its last parent is, then packed
-/// ([`PACKED_BYTES_PER_INDEX`]); a loopy tier also needs its positions'
-/// moves and its reverse graph while it is solved. The share of each
-/// tier's indices that are positions is sampled, and so are the moves
-/// that stay inside the largest loopy tier.
-pub fn estimate<G: Tiered>(game: &G, symmetric: bool) -> Needs {
+/// from when it is solved until its last parent is, then left to the
+/// solve's store on disk, or with `packs` (a store that keeps nothing)
+/// packed in memory ([`PACKED_BYTES_PER_INDEX`]); a loopy tier also needs
+/// its positions' moves and its reverse graph while it is solved. The
+/// share of each tier's indices that are positions is sampled, and so are
+/// the moves that stay inside the largest loopy tier.
+pub fn estimate<G: Tiered>(game: &G, symmetric: bool, packs: bool) -> Needs {
     let tiers = game.tiers();
     let size = |t: G::Tier| game.tier_size(t);
     let indices: u64 = tiers.iter().map(|&t| size(t)).sum();
@@ -99,14 +104,19 @@ pub fn estimate<G: Tiered>(game: &G, symmetric: bool) -> Needs {
         peak = peak.max(BASE_BYTES + whole + packed + working);
         for c in schedule.solved(t) {
             whole -= held_now.remove(&c).unwrap_or(0.0);
-            packed += PACKED_BYTES_PER_INDEX * size(c) as f64;
+            if packs {
+                packed += PACKED_BYTES_PER_INDEX * size(c) as f64;
+            }
         }
     }
+    // The database is written tier by tier, each read back whole from the
+    // store (its bytes, then its records): four bytes an index.
+    let write = BASE_BYTES + WRITE_BYTES_PER_INDEX * largest as f64;
     Needs {
         indices,
         tiers: tiers.len(),
         largest,
-        memory: peak as u64,
+        memory: peak.max(write) as u64,
     }
 }
 

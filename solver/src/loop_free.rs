@@ -63,11 +63,20 @@ pub trait TierStore {
     /// run of the same solve, if it kept them whole.
     fn load(&mut self, name: &str, size: u64) -> Option<Vec<Record>>;
 
-    /// Keeps the records of the finished tier `name`.
+    /// Keeps the records of the finished tier `name`; true when they are
+    /// kept where [`TierStore::reread`] finds them, so that the solve may
+    /// drop them from memory.
     ///
     /// # Errors
     /// They could not be kept.
-    fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()>;
+    fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<bool>;
+
+    /// The records of tier `name` (of `size` indices) that this solve
+    /// kept (`save` said true) or took with `load`.
+    ///
+    /// # Errors
+    /// They are no longer there, or not whole.
+    fn reread(&mut self, name: &str, size: u64) -> std::io::Result<Vec<Record>>;
 }
 
 /// Nothing kept, nothing to resume.
@@ -78,25 +87,37 @@ impl TierStore for KeepNothing {
         None
     }
 
-    fn save(&mut self, _: &str, _: &[Record]) -> std::io::Result<()> {
-        Ok(())
+    fn save(&mut self, _: &str, _: &[Record]) -> std::io::Result<bool> {
+        Ok(false)
+    }
+
+    fn reread(&mut self, name: &str, _: u64) -> std::io::Result<Vec<Record>> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("tier {name} was not kept"),
+        ))
     }
 }
 
 /// Every tier's records: the result of [`solve_loop_free`]. Tiers some
 /// unsolved tier still reads are held for lookups, a record for each index
-/// that holds one ([`topitop_db::sparse`]); the others are packed
-/// ([`crate::packed`]).
+/// that holds one ([`topitop_db::sparse`]); the others are left where the
+/// solve's [`TierStore`] kept them, on disk, or packed in memory
+/// ([`crate::packed`]) when it did not keep them.
 pub struct LoopFreeSolution<T> {
     records: QuickMap<T, SparseTier>,
     packed: QuickMap<T, PackedTier>,
+    /// Tiers only the store holds, with their sizes.
+    stored: QuickMap<T, u64>,
     symmetric: bool,
     loopy: LoopyStats,
 }
 
 impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
     /// The record of `pos` (through its canonical form when the solve used
-    /// symmetry), or [`Record::UNSOLVED`] for a position outside every tier.
+    /// symmetry), or [`Record::UNSOLVED`] for a position outside every tier
+    /// or in a tier only the store holds ([`LoopFreeSolution::get_kept`]
+    /// reads those).
     pub fn get<G: Tiered<Tier = T>>(&self, game: &G, pos: &G::Position) -> Record {
         if self.symmetric {
             self.get_canonical(game, &game.canonical(pos))
@@ -120,7 +141,30 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
         }
     }
 
-    /// The records of `tier`, by index (unpacked if it was packed).
+    /// [`LoopFreeSolution::get`], reading a tier only `store` holds
+    /// whole: for a position or two after the solve.
+    ///
+    /// # Errors
+    /// The store no longer holds the tier whole.
+    pub fn get_kept<G: Tiered<Tier = T>>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+        store: &mut impl TierStore,
+    ) -> std::io::Result<Record> {
+        let pos = if self.symmetric { game.canonical(pos) } else { *pos };
+        let tier = game.tier_of(&pos);
+        if self.records.contains_key(&tier) || !self.stored.contains_key(&tier) {
+            return Ok(self.get_canonical(game, &pos));
+        }
+        let records = self.tier_kept(game, tier, store)?.unwrap_or_default();
+        let i = usize::try_from(game.index(&pos)).ok();
+        Ok(i.and_then(|i| records.get(i).copied())
+            .unwrap_or(Record::UNSOLVED))
+    }
+
+    /// The records of `tier`, by index (unpacked if it was packed), if it
+    /// is held in memory.
     ///
     /// # Errors
     /// A packed block that does not unpack (memory gone bad).
@@ -131,10 +175,35 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
         self.packed.get(&tier).map(PackedTier::unpack).transpose()
     }
 
+    /// [`LoopFreeSolution::tier`], reading a tier only `store` holds.
+    ///
+    /// # Errors
+    /// As `tier`, or the store no longer holds the tier whole.
+    pub fn tier_kept<G: Tiered<Tier = T>>(
+        &self,
+        game: &G,
+        tier: T,
+        store: &mut impl TierStore,
+    ) -> std::io::Result<Option<Vec<Record>>> {
+        match self.stored.get(&tier) {
+            Some(&size) if !self.records.contains_key(&tier) => {
+                store.reread(&game.tier_name(tier), size).map(Some)
+            }
+            _ => self.tier(tier),
+        }
+    }
+
     /// The tiers solved, in order.
     pub fn tiers(&self) -> Vec<T> {
-        let mut t: Vec<T> = self.records.keys().chain(self.packed.keys()).copied().collect();
+        let mut t: Vec<T> = self
+            .records
+            .keys()
+            .chain(self.packed.keys())
+            .chain(self.stored.keys())
+            .copied()
+            .collect();
         t.sort();
+        t.dedup();
         t
     }
 
@@ -224,6 +293,7 @@ pub fn solve_loop_free_kept<G: Tiered>(
     let mut solution = LoopFreeSolution {
         records: QuickMap::default(),
         packed: QuickMap::default(),
+        stored: QuickMap::default(),
         symmetric,
         loopy: LoopyStats::default(),
     };
@@ -234,10 +304,10 @@ pub fn solve_loop_free_kept<G: Tiered>(
     for &tier in &order {
         let size = game.tier_size(tier);
         let name = game.tier_name(tier);
-        let records = match store.load(&name, size) {
+        let (records, on_disk) = match store.load(&name, size) {
             Some(kept) => {
                 resumed += 1;
-                SparseTier::from_dense(&kept)
+                (SparseTier::from_dense(&kept), true)
             }
             None => {
                 // The store keeps records by index.
@@ -255,17 +325,23 @@ pub fn solve_loop_free_kept<G: Tiered>(
                         (records.to_dense(), records)
                     }
                 };
-                store
+                let on_disk = store
                     .save(&name, &dense)
                     .map_err(|source| LoopFreeError::Keep { tier: name, source })?;
-                records
+                (records, on_disk)
             }
         };
+        if on_disk {
+            solution.stored.insert(tier, size);
+        }
         solution.records.insert(tier, records);
-        // A tier nothing left to solve reads is packed.
+        // A tier nothing left to solve reads leaves memory: the store has
+        // it, or else it is packed.
         for c in schedule.solved(tier) {
             if let Some(r) = solution.records.remove(&c) {
-                solution.packed.insert(c, PackedTier::pack(&r.to_dense()));
+                if !solution.stored.contains_key(&c) {
+                    solution.packed.insert(c, PackedTier::pack(&r.to_dense()));
+                }
             }
         }
         done += size;

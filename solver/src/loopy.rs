@@ -71,11 +71,11 @@ impl Moves {
 
 /// Bytes a loopy tier's solve holds for each of its positions besides
 /// its moves inside the tier (8 bytes each, child and parent) and the
-/// bitmap of its indices: each position's [`Moves`] (twice while they are
-/// gathered into one array), its index, its end in the child array, its
+/// bitmap of its indices: each position's [`Moves`], its index, its end
+/// in the child array, its
 /// bounds in the parent array, its count of open children, and its record
 /// while it is claimed and once it is final.
-pub const WORKING_BYTES_PER_POSITION: usize = 2 * std::mem::size_of::<Moves>() + 20;
+pub const WORKING_BYTES_PER_POSITION: usize = std::mem::size_of::<Moves>() + 20;
 
 /// Indices whose positions' moves one thread generates at a time (a
 /// multiple of 64: each run fills whole words of the tier's bitmap).
@@ -231,6 +231,11 @@ pub(crate) fn solve_loopy_tier<G: Tiered>(
                     Err(e) => failed = Some(e),
                 }
             });
+            // Held until the rounds end: without the slack of their growth.
+            run.ids.shrink_to_fit();
+            run.moves.shrink_to_fit();
+            run.ends.shrink_to_fit();
+            run.inside.shrink_to_fit();
             failed.map_or(Ok(run), Err)
         })
         .collect::<Result<_, LoopFreeError>>()?;
@@ -267,10 +272,13 @@ pub(crate) fn solve_loopy_tier<G: Tiered>(
         }
         Ok(())
     })?;
-    let moves: Vec<Moves> = runs
-        .par_iter()
-        .flat_map_iter(|r| r.moves.iter().copied())
-        .collect();
+    // Gathered run by run, each run's copy freed as it goes, so that the
+    // moves are not held twice.
+    let mut moves: Vec<Moves> = Vec::with_capacity(mu);
+    for run in &mut runs {
+        moves.append(&mut run.moves);
+        run.moves = Vec::new();
+    }
     let moves = |i: usize| &moves[i];
     clock.lap(&mut stats.generate);
 
@@ -300,8 +308,10 @@ pub(crate) fn solve_loopy_tier<G: Tiered>(
     // Children not known to win yet: a loss when it reaches 0.
     let open: Vec<AtomicU32> = runs
         .par_iter()
-        .flat_map_iter(|r| {
-            (0..r.ids.len()).map(|j| AtomicU32::new(r.children(j).len() as u32 + r.moves[j].not_win))
+        .zip(&first)
+        .flat_map_iter(|(r, &first)| {
+            (0..r.ids.len())
+                .map(move |j| AtomicU32::new(r.children(j).len() as u32 + moves(first as usize + j).not_win))
         })
         .collect();
     drop(runs);

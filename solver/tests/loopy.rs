@@ -228,3 +228,59 @@ fn loopy_tiers_solve_the_same_on_one_thread_and_on_several() {
     }
     assert!(seen[..3].iter().all(|&n| n > 1000), "{seen:?}");
 }
+
+/// A store that keeps every tier in memory, by name, and counts what it is
+/// asked for: a stand-in for the checkpoints on disk.
+#[derive(Default)]
+struct Shelf {
+    tiers: std::collections::HashMap<String, Vec<topitop_game_api::Record>>,
+    rereads: usize,
+}
+
+impl topitop_solver::loop_free::TierStore for Shelf {
+    fn load(&mut self, _: &str, _: u64) -> Option<Vec<topitop_game_api::Record>> {
+        None
+    }
+    fn save(&mut self, name: &str, records: &[topitop_game_api::Record]) -> std::io::Result<bool> {
+        self.tiers.insert(name.to_string(), records.to_vec());
+        Ok(true)
+    }
+    fn reread(&mut self, name: &str, size: u64) -> std::io::Result<Vec<topitop_game_api::Record>> {
+        self.rereads += 1;
+        let r = self.tiers.get(name).cloned().unwrap_or_default();
+        assert_eq!(r.len() as u64, size, "tier {name}");
+        Ok(r)
+    }
+}
+
+#[test]
+fn tiers_left_to_the_store_are_read_back_the_same() {
+    use Value::{Lose, Tie, Win};
+    let g = Chase {
+        ring: 9,
+        coins: 6,
+        ends: [Tie, Win, Lose],
+    };
+    let memory = solve_loop_free(&g, false, |_, _| {}).unwrap();
+    let mut shelf = Shelf::default();
+    let (stored, resumed) =
+        topitop_solver::loop_free::solve_loop_free_kept(&g, false, &mut shelf, |_, _| {}).unwrap();
+    assert_eq!(resumed, 0);
+    assert_eq!(shelf.tiers.len(), g.tiers().len(), "every tier kept as solved");
+    // Only the tiers a parent still reads stay in memory: the lowest tiers
+    // are gone from it, and read back from the store.
+    let low = g.tiers()[0];
+    assert_eq!(stored.tier(low).unwrap(), None, "left to the store");
+    for &t in &g.tiers() {
+        let back = stored.tier_kept(&g, t, &mut shelf).unwrap().unwrap();
+        assert_eq!(Some(back), memory.tier(t).unwrap(), "tier {t:?}");
+    }
+    assert!(shelf.rereads >= g.tiers().len() - 1, "{} rereads", shelf.rereads);
+    for c in 0..=6 {
+        for a in 0..9 {
+            let p = (c, a, (a + 4) % 9, c % 2);
+            let kept = stored.get_kept(&g, &p, &mut shelf).unwrap();
+            assert_eq!(kept, memory.get(&g, &p), "{p:?}");
+        }
+    }
+}

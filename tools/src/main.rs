@@ -2,13 +2,16 @@
 //! `topitop-cli`, which names no game; this file registers the games, one
 //! line each, Topitop first (the default of `--game`).
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+
+mod heap;
 
 use std::process::ExitCode;
 
 use topitop_cli::registry::Games;
 
 fn main() -> ExitCode {
+    heap::return_large_blocks();
     topitop_cli::main(
         Games::new(vec![
             topitop_commands::commands(),

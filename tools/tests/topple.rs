@@ -132,3 +132,75 @@ fn a_small_board_solves_and_every_tool_reads_it() {
     assert_eq!(served, v);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn tiers_left_on_disk_and_resumed_give_the_same_database() {
+    let dir = temp_dir("topple-on-disk");
+    let g = ["--game", "topple", "--board", "3x3", "--variant", "s8"];
+    let name = "topple_3x3-s8.db";
+    // Within its grace a solve keeps finished tiers packed in memory; from
+    // the start it leaves them in its checkpoints and reads them back.
+    let (memory, disk, killed) = (dir.join("memory"), dir.join("disk"), dir.join("killed"));
+    let packed = ok(&[&["solve", "--out", memory.to_str().unwrap()][..], &g].concat());
+    let left = ok(&[
+        &[
+            "solve",
+            "--out",
+            disk.to_str().unwrap(),
+            "--checkpoint-after",
+            "0",
+        ][..],
+        &g,
+    ]
+    .concat());
+    let start = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("start position"))
+            .map(String::from)
+    };
+    assert!(start(&packed).is_some_and(|l| l.ends_with(": draw")), "{packed}");
+    assert_eq!(start(&packed), start(&left));
+    let a = std::fs::read(memory.join(name)).unwrap();
+    assert!(a == std::fs::read(disk.join(name)).unwrap(), "the files differ");
+    assert!(!disk.join("topple_3x3-s8.ckpt").exists(), "checkpoints removed");
+
+    // Killed with tiers on disk, then run again: the kept tiers are read
+    // back, not solved again, and the file is the same.
+    let ckpt = killed.join("topple_3x3-s8.ckpt");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args([
+            "solve",
+            "--out",
+            killed.to_str().unwrap(),
+            "--checkpoint-after",
+            "0",
+        ])
+        .args(["--threads", "1"])
+        .args(g)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let levels = || std::fs::read_dir(&ckpt).map_or(0, |d| d.count());
+    while levels() < 40 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the solve ended before it could be killed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!killed.join(name).exists(), "no database from a killed run");
+    let resumed = ok(&[&["solve", "--out", killed.to_str().unwrap()][..], &g].concat());
+    let n: usize = resumed
+        .lines()
+        .find_map(|l| l.strip_prefix("resumed ")?.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{resumed}"));
+    assert!(n >= 30, "{resumed}");
+    assert_eq!(start(&packed), start(&resumed));
+    assert!(
+        a == std::fs::read(killed.join(name)).unwrap(),
+        "the resumed file differs"
+    );
+}

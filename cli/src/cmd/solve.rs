@@ -108,8 +108,14 @@ impl TierStore for Kept {
         self.load_with(|files| files.load(name, size))
     }
 
-    fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
-        self.save_with(|files| files.save(name, records))
+    fn save(&mut self, name: &str, records: &[Record]) -> std::io::Result<bool> {
+        let due = self.due();
+        self.save_with(|files| files.save(name, records))?;
+        Ok(due)
+    }
+
+    fn reread(&mut self, name: &str, size: u64) -> std::io::Result<Vec<Record>> {
+        self.files.reread(name, size)
     }
 }
 
@@ -226,11 +232,12 @@ pub trait Solver {
     /// A checkpoint that cannot be written, or the solver's own.
     fn solve(&mut self, kept: &mut [Kept]) -> anyhow::Result<()>;
 
-    /// Writes the database of target `k` to `path` at zstd `level`.
+    /// Writes the database of target `k` to `path` at zstd `level`, reading
+    /// what the solve left in its checkpoints `kept`.
     ///
     /// # Errors
     /// The database cannot be written.
-    fn write(&mut self, k: usize, path: &Path, level: i32) -> anyhow::Result<Solved>;
+    fn write(&mut self, k: usize, path: &Path, level: i32, kept: &mut Kept) -> anyhow::Result<Solved>;
 }
 
 /// Runs `solve` with `solver`: refuses what the machine cannot hold, takes
@@ -288,8 +295,8 @@ pub fn run_solver(solver: &mut dyn Solver, args: &Args) -> anyhow::Result<()> {
     let several = targets.len() > 1;
     let mut positions = 0;
     let mut out = std::io::stdout().lock();
-    for (k, ((target, kept), lock)) in targets.iter().zip(kept).zip(locks).enumerate() {
-        let solved = solver.write(k, &target.path, args.zstd_level)?;
+    for (k, ((target, mut kept), lock)) in targets.iter().zip(kept).zip(locks).enumerate() {
+        let solved = solver.write(k, &target.path, args.zstd_level, &mut kept)?;
         let resumed = kept.resumed;
         // The database is in place: what it was made from goes before
         // anything is printed, so a closed standard output leaves nothing.
@@ -363,6 +370,9 @@ pub fn on_off(symmetric: bool) -> &'static str {
 pub struct TierSolver<G: Tiered> {
     game: G,
     symmetric: bool,
+    /// Whether finished tiers go to the checkpoints (after the grace) and
+    /// leave memory, rather than staying packed in memory to the end.
+    spills: bool,
     solution: Option<LoopFreeSolution<G::Tier>>,
 }
 
@@ -381,6 +391,9 @@ impl<G: Tiered> TierSolver<G> {
         Ok(TierSolver {
             game,
             symmetric: !args.rules.options.has(NO_SYMMETRY.name),
+            spills: Instant::now()
+                .checked_add(Duration::from_secs(args.checkpoint_after))
+                .is_some(),
             solution: None,
         })
     }
@@ -406,7 +419,7 @@ impl<G: Tiered> Solver for TierSolver<G> {
     }
 
     fn needs(&mut self) -> anyhow::Result<Needs> {
-        let n = topitop_solver::estimate::estimate(&self.game, self.symmetric);
+        let n = topitop_solver::estimate::estimate(&self.game, self.symmetric, !self.spills);
         Ok(Needs {
             memory: n.memory,
             // The compressed database takes well under half a byte an
@@ -434,7 +447,7 @@ impl<G: Tiered> Solver for TierSolver<G> {
         Ok(())
     }
 
-    fn write(&mut self, _: usize, path: &Path, level: i32) -> anyhow::Result<Solved> {
+    fn write(&mut self, _: usize, path: &Path, level: i32, kept: &mut Kept) -> anyhow::Result<Solved> {
         let game = &self.game;
         let solution = self
             .solution
@@ -443,7 +456,8 @@ impl<G: Tiered> Solver for TierSolver<G> {
         let tiers = solution.tiers();
         let names: Vec<String> = tiers.iter().map(|&t| game.tier_name(t)).collect();
         let program = format!("topitop {}", crate::VERSION);
-        // Tier by tier: packed tiers are unpacked one at a time.
+        // Tier by tier: packed tiers are unpacked, and tiers left on disk
+        // read back, one at a time.
         let (header, bytes) = write_tiered_from(
             path,
             &TieredMeta {
@@ -456,12 +470,13 @@ impl<G: Tiered> Solver for TierSolver<G> {
             &names,
             |i| {
                 solution
-                    .tier(tiers[i])
+                    .tier_kept(game, tiers[i], kept)
                     .map(|r| Cow::Owned(r.unwrap_or_default()))
                     .map_err(|e| DbError::corrupt("solved tier", e.to_string()))
             },
         )?;
         let start = game.start();
+        let start_record = solution.get_kept(game, &start, kept)?;
         Ok(Solved {
             what: format!(
                 "game {} variant {} symmetry {}",
@@ -477,7 +492,7 @@ impl<G: Tiered> Solver for TierSolver<G> {
                 tiers.len()
             ),
             lines: Vec::new(),
-            start: format!("{}: {}", game.format_position(&start), solution.get(game, &start)),
+            start: format!("{}: {}", game.format_position(&start), start_record),
             max_remoteness: header.max_remoteness,
             bytes,
         })
@@ -526,7 +541,9 @@ pub struct Args {
     /// Write no checkpoint during the first SECS seconds of solving: a solve
     /// that ends sooner leaves none behind, and from then on what the
     /// solver finishes (a tier, a level of tiers) is kept as it finishes.
-    /// 0 keeps everything from the start.
+    /// 0 keeps everything from the start. The tier solver reads finished
+    /// tiers back from there, so what it finishes in the grace stays in
+    /// memory (packed) to the end.
     #[arg(long, default_value_t = 10, value_name = "SECS")]
     pub checkpoint_after: u64,
     /// Solve even if the estimated memory exceeds what the machine has

@@ -126,7 +126,7 @@ impl Solver for Topitop {
         Ok(())
     }
 
-    fn write(&mut self, k: usize, path: &Path, level: i32) -> anyhow::Result<Solved> {
+    fn write(&mut self, k: usize, path: &Path, level: i32, _: &mut Kept) -> anyhow::Result<Solved> {
         let solution = self
             .solutions
             .get_mut(k)

@@ -179,7 +179,13 @@ impl Solver for TopoloSolver {
         Ok(())
     }
 
-    fn write(&mut self, _: usize, path: &std::path::Path, _level: i32) -> anyhow::Result<Solved> {
+    fn write(
+        &mut self,
+        _: usize,
+        path: &std::path::Path,
+        _level: i32,
+        _: &mut Kept,
+    ) -> anyhow::Result<Solved> {
         let solved = self
             .solved
             .take()
