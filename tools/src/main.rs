@@ -11,7 +11,9 @@ use std::process::ExitCode;
 use topitop_cli::registry::Games;
 
 fn main() -> ExitCode {
-    heap::return_large_blocks();
+    // Only the tier solver gains: Topolo's solver ran 7-12% slower with
+    // it (docs/benchmarks.md).
+    let _ = topitop_cli::cmd::solve::TIER_SOLVER_HEAP.set(heap::return_large_blocks);
     topitop_cli::main(
         Games::new(vec![
             topitop_commands::commands(),

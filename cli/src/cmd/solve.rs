@@ -365,6 +365,12 @@ pub fn on_off(symmetric: bool) -> &'static str {
     }
 }
 
+/// A tuning of the process's allocator that the program (which alone may
+/// call the C library) sets up for the tier solver, run as it starts: its
+/// working arrays are made and freed tier after tier, which the C
+/// library's defaults keep resident. Other solvers keep the defaults.
+pub static TIER_SOLVER_HEAP: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
 /// The framework's loop-free tier solver, for any game behind the tiered
 /// interface.
 pub struct TierSolver<G: Tiered> {
@@ -437,6 +443,9 @@ impl<G: Tiered> Solver for TierSolver<G> {
         let [kept] = kept else {
             anyhow::bail!("one database, so one checkpoint store");
         };
+        if let Some(tune) = TIER_SOLVER_HEAP.get() {
+            tune();
+        }
         // By indices, not tiers: Topple's tiers range from a handful of
         // indices to tens of millions, so a count of tiers makes a poor
         // estimate of the time left.
