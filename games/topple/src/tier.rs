@@ -262,16 +262,37 @@ impl Topple {
                 reserve: [PAWNS - 1, PAWNS - 1],
             });
         } else if t.pawns[0] > 0 && t.pawns[1] > 0 {
-            // Steps that take: fewer pawns, at least the last taker left.
-            for pr in 0..=t.pawns[0] {
-                for pb in 0..=t.pawns[1] {
-                    if pr + pb >= 1 && [pr, pb] != t.pawns {
-                        out.insert(Tier { pawns: [pr, pb], ..t });
+            // Pieces on the board beyond one under each pawn, at most:
+            // what the moves that change the pawns need (below).
+            let slack = self.placed(t) - i64::from(t.pawns[0] + t.pawns[1]);
+            // A step goes onto a stack without a pawn, and a take needs a
+            // pawn one higher than another: a stack of 2 besides, unless
+            // the pawn steps onto it, which must then be a 2.
+            if slack >= 2 {
+                // Steps that take: fewer pawns, at least the last taker left.
+                for pr in 0..=t.pawns[0] {
+                    for pb in 0..=t.pawns[1] {
+                        if pr + pb >= 1 && [pr, pb] != t.pawns {
+                            out.insert(Tier { pawns: [pr, pb], ..t });
+                        }
                     }
                 }
             }
             if t.supply > 0 {
-                self.placement_children(t, &mut out);
+                // A placement on an empty cell or a stack of 1 changes no
+                // pawn's stack and makes no 3: it takes nothing.
+                out.insert(Tier {
+                    supply: t.supply - 1,
+                    ..t
+                });
+                // A new pawn needs a bare stack of 2; with no more slack
+                // every other stack is a pawn's 1, two below the new
+                // pawn's 3, and there is no line of 3s to reset. Losses
+                // need more: a topple (a bare stack of 3), or a stack of
+                // 2 or 4 beside the new pawn, or a line of 3s.
+                if slack >= 2 {
+                    self.placement_children(t, slack >= 3, &mut out);
+                }
             }
         }
         out.into_iter()
@@ -283,8 +304,9 @@ impl Topple {
     }
 
     /// The tiers a placement or topple by either player may lead to: one
-    /// piece less, perhaps a new pawn for the mover, then any losses.
-    fn placement_children(&self, t: Tier, out: &mut BTreeSet<Tier>) {
+    /// piece less, perhaps a new pawn for the mover, then any losses (none
+    /// unless `losses`).
+    fn placement_children(&self, t: Tier, losses: bool, out: &mut BTreeSet<Tier>) {
         for mover in 0..2 {
             for new in [false, true] {
                 if new && t.reserve[mover] == 0 {
@@ -296,8 +318,9 @@ impl Topple {
                     reserve[mover] -= 1;
                     most[mover] += 1;
                 }
-                for pr in 0..=most[0] {
-                    for pb in 0..=most[1] {
+                let least = if losses { [0, 0] } else { most };
+                for pr in least[0]..=most[0] {
+                    for pb in least[1]..=most[1] {
                         out.insert(Tier {
                             supply: t.supply - 1,
                             pawns: [pr, pb],
