@@ -160,10 +160,11 @@ impl Clock {
     }
 }
 
-/// The positions of a run of indices: each one's index, its [`Moves`],
-/// and its children inside the tier, `inside[ends[k - 1]..ends[k]]` (by
-/// index while the run is made, then by number among the tier's
-/// positions).
+/// The positions of a run of indices: each one's index (less the run's
+/// first), its [`Moves`], and its children inside the tier,
+/// `inside[ends[k - 1]..ends[k]]` (by index while the run is made, then by
+/// number among the tier's positions; by number from the start when the
+/// tier is numbered first, see [`solve_loopy_tier`]).
 struct Run {
     ids: Vec<u32>,
     moves: Vec<Moves>,
@@ -192,21 +193,56 @@ type Found = Vec<(u16, u32)>;
 /// keeps about one index in ten), so that the working arrays follow the
 /// tier's positions, not its indices.
 ///
+/// A tier of 2³² indices or more is walked twice: first to number its
+/// positions, so that each child inside it is kept by its 32-bit number
+/// from the start rather than by its index.
+///
 /// # Errors
 /// A move that leaves the tier for one not solved yet, a position with no
-/// move that is not primitive, a tier too large to index in 32 bits or
-/// with 2³² moves inside it, or a remoteness beyond what a record holds.
+/// move that is not primitive, a tier with 2³² positions or 2³² moves
+/// inside it, or a remoteness beyond what a record holds.
 pub(crate) fn solve_loopy_tier<G: Tiered>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
     stats: &mut LoopyStats,
 ) -> Result<SparseTier, LoopFreeError> {
+    solve_loopy_tier_numbered_from(game, solved, tier, stats, NUMBERED_FIRST_FROM)
+}
+
+/// Indices from which a loopy tier's positions are numbered before its
+/// moves are generated: those of a child inside the tier no longer fit
+/// the 32 bits each child is kept in.
+const NUMBERED_FIRST_FROM: u64 = 1 << 32;
+
+/// [`solve_loopy_tier`], numbering the positions first when the tier has
+/// `numbered_first_from` indices or more (tests lower it).
+fn solve_loopy_tier_numbered_from<G: Tiered>(
+    game: &G,
+    solved: &LoopFreeSolution<G::Tier>,
+    tier: G::Tier,
+    stats: &mut LoopyStats,
+    numbered_first_from: u64,
+) -> Result<SparseTier, LoopFreeError> {
     let size = game.tier_size(tier);
-    let n = u32::try_from(size).map_err(|_| LoopFreeError::TooLarge(game.tier_name(tier)))?;
-    let nu = n as usize;
+    let too_large = || LoopFreeError::TooLarge(game.tier_name(tier));
+    let nu = usize::try_from(size).map_err(|_| too_large())?;
     let mut clock = Clock::start();
     let symmetric = solved.is_symmetric();
+    let numbered = if size >= numbered_first_from {
+        Some(Ranked::from_bits(size, kept_bits(game, tier, nu, symmetric)))
+    } else {
+        None
+    };
+    // A child inside the tier as it is kept while the moves are made.
+    let child = |i: u64| -> Result<u32, LoopFreeError> {
+        let unwalked = || LoopFreeError::Unwalked(game.tier_name(tier), i);
+        match &numbered {
+            Some(kept) => u32::try_from(kept.rank(i).ok_or_else(unwalked)?).map_err(|_| too_large()),
+            // Fits: the tier has fewer than 2³² indices.
+            None => Ok(i as u32),
+        }
+    };
     let mut runs: Vec<Run> = (0..nu.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
@@ -222,9 +258,9 @@ pub(crate) fn solve_loopy_tier<G: Tiered>(
                 if failed.is_some() {
                     return;
                 }
-                match moves_of(game, solved, tier, pos, &mut run.inside) {
+                match moves_of(game, solved, tier, pos, &mut run.inside, &child) {
                     Ok(m) => {
-                        run.ids.push(i as u32);
+                        run.ids.push((i - lo as u64) as u32);
                         run.moves.push(m);
                         run.ends.push(run.inside.len() as u32);
                     }
@@ -249,29 +285,36 @@ pub(crate) fn solve_loopy_tier<G: Tiered>(
     let mut m = 0u32;
     for run in &runs {
         first.push(m);
-        m += run.ids.len() as u32;
+        m = u32::try_from(run.ids.len())
+            .ok()
+            .and_then(|n| m.checked_add(n))
+            .ok_or_else(too_large)?;
     }
     let mu = m as usize;
-    let mut bits = vec![0u64; nu.div_ceil(64)];
-    bits.par_chunks_mut(CHUNK / 64)
-        .zip(&runs)
-        .enumerate()
-        .for_each(|(k, (words, run))| {
-            for &i in &run.ids {
-                let j = i as usize - k * CHUNK;
-                words[j / 64] |= 1 << (j % 64);
-            }
-        });
-    let kept = Ranked::from_bits(size, bits);
-    runs.par_iter_mut().try_for_each(|run| {
-        for c in &mut run.inside {
-            *c = kept
-                .rank(u64::from(*c))
-                .ok_or_else(|| LoopFreeError::Unwalked(game.tier_name(tier), u64::from(*c)))?
-                as u32;
+    let kept = match numbered {
+        Some(kept) => kept,
+        None => {
+            let mut bits = vec![0u64; nu.div_ceil(64)];
+            bits.par_chunks_mut(CHUNK / 64)
+                .zip(&runs)
+                .for_each(|(words, run)| {
+                    for &j in &run.ids {
+                        words[j as usize / 64] |= 1 << (j % 64);
+                    }
+                });
+            let kept = Ranked::from_bits(size, bits);
+            runs.par_iter_mut().try_for_each(|run| {
+                for c in &mut run.inside {
+                    *c = kept
+                        .rank(u64::from(*c))
+                        .ok_or_else(|| LoopFreeError::Unwalked(game.tier_name(tier), u64::from(*c)))?
+                        as u32;
+                }
+                Ok(())
+            })?;
+            kept
         }
-        Ok(())
-    })?;
+    };
     // Gathered run by run, each run's copy freed as it goes, so that the
     // moves are not held twice.
     let mut moves: Vec<Moves> = Vec::with_capacity(mu);
@@ -549,13 +592,32 @@ fn record<G: Tiered>(game: &G, tier: G::Tier, value: Value, r: usize) -> Result<
     }
 }
 
-/// The moves of `pos`, a position of `tier` the solve keeps.
+/// The bitmap of the indices of `tier` (`size` of them) whose positions
+/// the solve keeps, walked on every core.
+fn kept_bits<G: Tiered>(game: &G, tier: G::Tier, size: usize, symmetric: bool) -> Vec<u64> {
+    let mut bits = vec![0u64; size.div_ceil(64)];
+    bits.par_chunks_mut(CHUNK / 64)
+        .enumerate()
+        .for_each(|(k, words)| {
+            let lo = k * CHUNK;
+            let hi = size.min(lo + CHUNK);
+            game.walk_positions(tier, lo as u64..hi as u64, symmetric, &mut |i, _| {
+                let j = (i - lo as u64) as usize;
+                words[j / 64] |= 1 << (j % 64);
+            });
+        });
+    bits
+}
+
+/// The moves of `pos`, a position of `tier` the solve keeps; each child
+/// inside the tier pushed on `inside` as `child` keeps it.
 fn moves_of<G: Tiered>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
     pos: &G::Position,
     inside: &mut Vec<u32>,
+    child: &impl Fn(u64) -> Result<u32, LoopFreeError>,
 ) -> Result<Moves, LoopFreeError> {
     let pos = *pos;
     if let Some(v) = game.primitive(&pos) {
@@ -568,22 +630,21 @@ fn moves_of<G: Tiered>(
     let mut any = false;
     for mv in game.moves(&pos) {
         any = true;
-        let mut child = game.play(&pos, mv);
+        let mut next = game.play(&pos, mv);
         if solved.is_symmetric() {
-            child = game.canonical(&child);
+            next = game.canonical(&next);
         }
-        if game.tier_of(&child) == tier {
-            // Fits: the tier's size was checked against u32.
-            inside.push(game.index(&child) as u32);
+        if game.tier_of(&next) == tier {
+            inside.push(child(game.index(&next))?);
             continue;
         }
-        let rec = solved.get_canonical(game, &child);
+        let rec = solved.get_canonical(game, &next);
         let r = rec.remoteness();
         match rec.value() {
             None => {
                 return Err(LoopFreeError::Escaped {
                     from: game.format_position(&pos),
-                    to: game.format_position(&child),
+                    to: game.format_position(&next),
                 })
             }
             Some(Value::Win) => m.win = Some(m.win.map_or(r, |w| w.max(r))),
@@ -603,4 +664,138 @@ fn moves_of<G: Tiered>(
     }
     // A position may reach the same child by two moves: each counts.
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loop_free::solve_loop_free;
+    use topitop_game_api::{Game, TierType};
+
+    /// A token on a line of cells and a pile of coins: the mover steps the
+    /// token one cell (in its tier: play cycles) or, from an even cell,
+    /// takes a coin. Cells `c` and `LINE - 1 - c` mirror each other; every
+    /// fourth index names no position. With no coin left the cell decides.
+    struct Line;
+
+    const LINE: u8 = 40;
+    const COINS: u8 = 4;
+
+    impl Game for Line {
+        type Position = (u8, u8, u8);
+        type Move = i8;
+
+        fn name(&self) -> &'static str {
+            "line"
+        }
+        fn variant(&self) -> String {
+            String::new()
+        }
+        fn start(&self) -> (u8, u8, u8) {
+            (COINS, 0, 0)
+        }
+        fn moves(&self, p: &(u8, u8, u8)) -> Vec<i8> {
+            let mut m: Vec<i8> = [-1, 1]
+                .into_iter()
+                .filter(|&d| (0..LINE as i16).contains(&(i16::from(p.1) + i16::from(d))))
+                .collect();
+            if p.1.is_multiple_of(2) {
+                m.push(0);
+            }
+            m
+        }
+        fn play(&self, p: &(u8, u8, u8), d: i8) -> (u8, u8, u8) {
+            let (c, cell, t) = *p;
+            match d {
+                0 => (c - 1, cell, 1 - t),
+                _ => (c, (i16::from(cell) + i16::from(d)) as u8, 1 - t),
+            }
+        }
+        fn primitive(&self, p: &(u8, u8, u8)) -> Option<Value> {
+            (p.0 == 0)
+                .then(|| [Value::Win, Value::Lose, Value::Tie][usize::from(p.1.min(LINE - 1 - p.1) % 3)])
+        }
+        fn check(&self, _: &(u8, u8, u8)) -> Result<(), String> {
+            Ok(())
+        }
+        fn parse_position(&self, _: &str) -> Result<(u8, u8, u8), String> {
+            Err(String::new())
+        }
+        fn format_position(&self, p: &(u8, u8, u8)) -> String {
+            format!("{p:?}")
+        }
+        fn parse_move(&self, _: &(u8, u8, u8), _: &str) -> Result<i8, String> {
+            Err(String::new())
+        }
+        fn format_move(&self, d: i8) -> String {
+            d.to_string()
+        }
+        fn player_to_move(&self, p: &(u8, u8, u8)) -> usize {
+            usize::from(p.2)
+        }
+        fn images(&self, p: &(u8, u8, u8)) -> Vec<(u8, u8, u8)> {
+            let m = (p.0, LINE - 1 - p.1, p.2);
+            if m == *p {
+                vec![*p]
+            } else {
+                vec![*p, m]
+            }
+        }
+        fn canonical(&self, p: &(u8, u8, u8)) -> (u8, u8, u8) {
+            (p.0, p.1.min(LINE - 1 - p.1), p.2)
+        }
+    }
+
+    impl Tiered for Line {
+        type Tier = u8;
+        fn tiers(&self) -> Vec<u8> {
+            (0..=COINS).collect()
+        }
+        fn tier_of(&self, p: &(u8, u8, u8)) -> u8 {
+            p.0
+        }
+        fn tier_size(&self, _: u8) -> u64 {
+            u64::from(LINE) * 8 / 3 + 1
+        }
+        fn index(&self, p: &(u8, u8, u8)) -> u64 {
+            // Every fourth index left out.
+            let k = u64::from(p.1) * 2 + u64::from(p.2);
+            k + k / 3
+        }
+        fn position(&self, tier: u8, i: u64) -> Option<(u8, u8, u8)> {
+            if i % 4 == 3 {
+                return None;
+            }
+            let k = i - i / 4;
+            (k < u64::from(LINE) * 2).then_some((tier, (k / 2) as u8, (k % 2) as u8))
+        }
+        fn child_tiers(&self, tier: u8) -> Vec<u8> {
+            tier.checked_sub(1).into_iter().collect()
+        }
+        fn tier_name(&self, tier: u8) -> String {
+            format!("c{tier}")
+        }
+        fn tier_type(&self, _: u8) -> TierType {
+            TierType::Loopy
+        }
+    }
+
+    #[test]
+    fn tiers_numbered_first_solve_the_same() {
+        for symmetric in [false, true] {
+            let solved = solve_loop_free(&Line, symmetric, |_, _| {}).unwrap();
+            let mut values = [0; 4];
+            for t in Line.tiers() {
+                let whole = solved.tier(t).unwrap().unwrap();
+                let mut stats = LoopyStats::default();
+                let numbered = solve_loopy_tier_numbered_from(&Line, &solved, t, &mut stats, 0).unwrap();
+                assert_eq!(numbered.to_dense(), whole, "tier c{t}, symmetric {symmetric}");
+                for r in whole.iter().filter(|r| r.is_solved()) {
+                    values[r.value().unwrap().index()] += 1;
+                }
+            }
+            // Wins, losses, ties and draws all met.
+            assert!(values.iter().all(|&n| n > 0), "{values:?}");
+        }
+    }
 }

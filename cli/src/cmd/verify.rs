@@ -58,18 +58,28 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
         let mut start = 0u64;
         // A position that is not canonical holds nothing, as an index
         // that names none: both come as None.
-        for chunk in db.canonical_chunks(game, t)? {
+        let mut chunks = db.canonical_chunks(game, t)?;
+        let mut next = chunks.next();
+        while let Some(chunk) = next {
             let chunk = chunk?;
-            let found: Vec<String> = chunk
-                .par_iter()
-                .enumerate()
-                .map_init(Memo::new, |memo, (i, (pos, rec))| {
-                    let at = || format!("{} index {}", tier.name, start + i as u64);
-                    let lookup = |p: &G::Position| memo.get(p, &lookup);
-                    check_one(game, lookup, &facts, pos.as_ref(), *rec, at).err()
-                })
-                .flatten_iter()
-                .collect();
+            // The next chunk is read (a block decoded, on one thread) while
+            // this one is checked.
+            let found: Vec<String>;
+            (next, found) = rayon::join(
+                || chunks.next(),
+                || {
+                    chunk
+                        .par_iter()
+                        .enumerate()
+                        .map_init(Memo::new, |memo, (i, (pos, rec))| {
+                            let at = || format!("{} index {}", tier.name, start + i as u64);
+                            let lookup = |p: &G::Position| memo.get(p, &lookup);
+                            check_one(game, lookup, &facts, pos.as_ref(), *rec, at).err()
+                        })
+                        .flatten_iter()
+                        .collect()
+                },
+            );
             checked += chunk
                 .iter()
                 .filter(|(p, r)| r.value().is_some() && (!facts.values_only || p.is_some()))

@@ -91,7 +91,10 @@ fn every_move_of_small_boards_goes_to_a_declared_child_tier() {
         let declared: usize = g.tiers().iter().map(|&t| g.child_tiers(t).len()).sum();
         let used: usize = reached.values().map(BTreeSet::len).sum();
         println!("{v}: {used} of {declared} declared tier edges used by positions of play");
-        assert!(declared as f64 <= most * used as f64, "{v}: {declared} declared, {used} used");
+        assert!(
+            declared as f64 <= most * used as f64,
+            "{v}: {declared} declared, {used} used"
+        );
         for t in g.tiers() {
             assert!(
                 (0..g.tier_size(t)).any(|i| g.position(t, i).is_some()),
