@@ -21,6 +21,7 @@ pub mod temps;
 pub mod tier_checkpoint;
 mod tier_list;
 pub mod tiered;
+pub mod zstd_ctx;
 
 pub use error::DbError;
 pub use reader::{Facts, Reader};

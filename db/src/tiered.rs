@@ -403,7 +403,7 @@ fn write_with_body<'r>(
                 let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
                 // zstd makes room for the worst case; a block held until
                 // the header is written keeps only its own bytes.
-                zstd::bulk::compress(&raw, meta.level)
+                crate::zstd_ctx::compress(&raw, meta.level)
                     .map(|mut z| {
                         z.shrink_to_fit();
                         z
@@ -611,7 +611,7 @@ impl TieredDb {
             }
             .in_file(&self.path));
         }
-        let raw = zstd::bulk::decompress(packed, e.raw as usize)
+        let raw = crate::zstd_ctx::decompress(packed, e.raw as usize)
             .map_err(|err| DbError::corrupt(what(), format!("zstd: {err}")).in_file(&self.path))?;
         if raw.len() != e.raw as usize {
             return Err(DbError::corrupt(what(), "decompresses to the wrong length").in_file(&self.path));

@@ -33,7 +33,7 @@ impl PackedTier {
             .par_chunks(BLOCK)
             .map(|chunk| {
                 let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
-                zstd::bulk::compress(&raw, LEVEL).map_or((raw, false), |z| (z, true))
+                topitop_db::zstd_ctx::compress(&raw, LEVEL).map_or((raw, false), |z| (z, true))
             })
             .collect();
         let mut data = Vec::with_capacity(parts.iter().map(|(p, _)| p.len()).sum());
@@ -56,7 +56,7 @@ impl PackedTier {
         let (end, compressed) = self.blocks[b];
         let bytes = &self.data[start..end];
         let raw = if compressed {
-            zstd::bulk::decompress(bytes, 2 * want)?
+            topitop_db::zstd_ctx::decompress(bytes, 2 * want)?
         } else {
             bytes.to_vec()
         };

@@ -261,7 +261,7 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 computed,
             });
         }
-        let raw = decompress(bytes, e.raw as usize)
+        let raw = topitop_db::zstd_ctx::decompress(bytes, e.raw as usize)
             .map_err(|err| DbError::corrupt(format!("block {b}"), format!("zstd: {err}")))?;
         if raw.len() != e.raw as usize {
             return Err(DbError::corrupt(
@@ -522,24 +522,4 @@ pub(crate) fn not_indexable(pos: Position) -> DbError {
     DbError::NotIndexable(format!(
         "position {pos} (over the piece budget or an impossible forbidden slide)"
     ))
-}
-
-thread_local! {
-    /// Each thread's zstd context, made once: making one per block cost
-    /// more than decompressing a small block.
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Decompresses `bytes` into at most `capacity` bytes with this thread's
-/// context.
-fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
-    DECOMPRESSOR.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let d = match slot.as_mut() {
-            Some(d) => d,
-            None => slot.insert(zstd::bulk::Decompressor::new()?),
-        };
-        d.decompress(bytes, capacity)
-    })
 }

@@ -1,0 +1,43 @@
+//! zstd with one context a thread, made once and kept: making a context
+//! for each block of a few kilobytes cost as much as compressing or
+//! decompressing the block (about a twentieth of a Topple solve).
+
+use std::cell::RefCell;
+
+thread_local! {
+    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
+    /// With the level it was made for.
+    static COMPRESSOR: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> = const { RefCell::new(None) };
+}
+
+/// `bytes` decompressed into at most `capacity` bytes, with this thread's
+/// context.
+///
+/// # Errors
+/// Bytes that are no zstd frame, or that hold more than `capacity`.
+pub fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let d = match slot.as_mut() {
+            Some(d) => d,
+            None => slot.insert(zstd::bulk::Decompressor::new()?),
+        };
+        d.decompress(bytes, capacity)
+    })
+}
+
+/// `raw` compressed at `level`, with this thread's context (made again
+/// when the level changes).
+///
+/// # Errors
+/// A level zstd refuses.
+pub fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
+    COMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().is_none_or(|(l, _)| *l != level) {
+            *slot = Some((level, zstd::bulk::Compressor::new(level)?));
+        }
+        let (_, c) = slot.as_mut().expect("made above");
+        c.compress(raw)
+    })
+}
