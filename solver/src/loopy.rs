@@ -234,11 +234,17 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
     } else {
         None
     };
+    // The number among the tier's positions of index `i`.
+    let number = |kept: &Ranked, i: u64| -> Result<u32, LoopFreeError> {
+        let rank = kept
+            .rank(i)
+            .ok_or_else(|| LoopFreeError::Unwalked(game.tier_name(tier), i))?;
+        u32::try_from(rank).map_err(|_| too_large())
+    };
     // A child inside the tier as it is kept while the moves are made.
     let child = |i: u64| -> Result<u32, LoopFreeError> {
-        let unwalked = || LoopFreeError::Unwalked(game.tier_name(tier), i);
         match &numbered {
-            Some(kept) => u32::try_from(kept.rank(i).ok_or_else(unwalked)?).map_err(|_| too_large()),
+            Some(kept) => number(kept, i),
             // Fits: the tier has fewer than 2³² indices.
             None => Ok(i as u32),
         }
@@ -305,10 +311,7 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
             let kept = Ranked::from_bits(size, bits);
             runs.par_iter_mut().try_for_each(|run| {
                 for c in &mut run.inside {
-                    *c = kept
-                        .rank(u64::from(*c))
-                        .ok_or_else(|| LoopFreeError::Unwalked(game.tier_name(tier), u64::from(*c)))?
-                        as u32;
+                    *c = number(&kept, u64::from(*c))?;
                 }
                 Ok(())
             })?;
