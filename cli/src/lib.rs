@@ -104,7 +104,10 @@ impl Command {
             Command::Query(a) => (&a.db.rules, a.db.db.as_deref()),
             Command::Export(a) => (&a.db.rules, a.db.db.as_deref()),
             Command::Stats(a) => (&a.db.rules, a.db.db.as_deref()),
-            Command::Crosscheck(a) => (&a.db.rules, a.db.db.as_deref()),
+            Command::Crosscheck(a) => (
+                &a.db.rules,
+                a.db.db.as_deref().or(a.files.first().map(|f| f.as_path())),
+            ),
             Command::Play(a) => (&a.db.rules, a.db.db.as_deref()),
             Command::Serve(_) => return None,
         })

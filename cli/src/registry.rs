@@ -74,8 +74,8 @@ pub trait Commands {
     /// # Errors
     /// Those of the command.
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()>;
-    /// `crosscheck`: only a game with more than one ruleset or an upstream
-    /// database to compare with has it.
+    /// `crosscheck`: two databases of the game compared, or one with an
+    /// upstream program's files, where the game has them.
     ///
     /// # Errors
     /// Those of the command; by default, that the game has none.
@@ -180,6 +180,15 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
     }
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         cmd::canonical::run(game::<G>(&args.rules)?, args)
+    }
+    /// Two databases of one variant, position by position.
+    fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
+        let first = args.files.first().map(|f| DbArgs {
+            db: Some(f.clone()),
+            ..args.db.clone()
+        });
+        let game = game_of_db::<G>(first.as_ref().unwrap_or(&args.db))?;
+        cmd::crosscheck::generic::run(&game, args)
     }
     fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
         Ok(Arc::new(topitop_serve::tiered::TieredShelf::<G>::new(

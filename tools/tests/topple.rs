@@ -204,3 +204,73 @@ fn tiers_left_on_disk_and_resumed_give_the_same_database() {
         "the resumed file differs"
     );
 }
+
+/// `crosscheck A B`: a database solved with the board's symmetries agrees
+/// with one solved without them, position by position both ways; one
+/// record changed in a copy (its blocks and checksums written anew) is
+/// found, named and makes the command fail.
+#[test]
+fn crosscheck_finds_the_one_record_that_differs() {
+    let dir = temp_dir("topple-crosscheck");
+    let g = ["--game", "topple", "--board", "2x3", "--variant", "s5"];
+    let (sym, every) = (dir.join("sym"), dir.join("every"));
+    ok(&[&["solve", "--out", sym.to_str().unwrap()][..], &g].concat());
+    ok(&[
+        &["solve", "--no-symmetry", "--out", every.to_str().unwrap()][..],
+        &g,
+    ]
+    .concat());
+    let a = sym.join("topple_2x3-s5.db");
+    let b = every.join("topple_2x3-s5.db");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let same = ok(&["crosscheck", a, b]);
+    assert!(same.contains("B: ") && same.contains("every position"), "{same}");
+    let compared = |text: &str, pass: &str| -> (u64, u64) {
+        let line = text.lines().find(|l| l.starts_with(pass)).expect(pass);
+        let n: Vec<u64> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
+        (n[0], n[1])
+    };
+    let (ab, bb) = (compared(&same, "A in B"), compared(&same, "B in A"));
+    assert_eq!((ab.1, bb.1), (0, 0), "{same}");
+    assert!(bb.0 > 2 * ab.0 && ab.0 > 0, "B stores every image: {same}");
+
+    // The copy: B with its first decided record turned into another value.
+    let db = topitop_db::tiered::TieredDb::open(b).unwrap();
+    let h = db.header().clone();
+    let mut tiers = db.tiers().unwrap();
+    use topitop_game_api::{Record, Value};
+    let (t, i) = (0..tiers.len())
+        .find_map(|t| Some((t, tiers[t].1.iter().position(|r| r.value() == Some(Value::Win))?)))
+        .unwrap();
+    tiers[t].1[i] = Record::new(Value::Lose, tiers[t].1[i].remoteness());
+    let c = dir.join("changed.db");
+    let meta = topitop_db::tiered::TieredMeta {
+        game: &h.game,
+        variant: &h.variant,
+        program: &h.program,
+        symmetric: h.symmetric,
+        level: 3,
+    };
+    let named: Vec<(String, &[Record])> = tiers.iter().map(|(n, r)| (n.clone(), r.as_slice())).collect();
+    topitop_db::tiered::write_tiered(&c, &meta, &named).unwrap();
+    let o = topitop(&["crosscheck", a, c.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "differences, as cmp says them");
+    let text = stdout(&o);
+    assert_eq!(compared(&text, "B in A").1, 1, "{text}");
+    assert!(text.contains(&format!("tier {}", tiers[t].0)), "{text}");
+
+    // JSON, and a file of another variant refused naming both.
+    let json = ok(&["crosscheck", "--json", a, b]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["b_in_a"]["compared"], bb.0, "{json}");
+    let other = dir.join("other");
+    let o2 = ["--game", "topple", "--board", "2x3", "--variant", "s4"];
+    ok(&[&["solve", "--out", other.to_str().unwrap()][..], &o2].concat());
+    let o = topitop(&["crosscheck", a, other.join("topple_2x3-s4.db").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "trouble, not differences");
+    assert!(
+        stderr(&o).contains("s4") && stderr(&o).contains("s5"),
+        "{}",
+        stderr(&o)
+    );
+}

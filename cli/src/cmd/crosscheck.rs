@@ -1,6 +1,7 @@
 //! The arguments of `topitop crosscheck`: two databases of one game
-//! compared, or a database against an upstream program's files. Only a
-//! game with more than one ruleset or such files takes it (see
+//! compared, or a database against an upstream program's files. A game
+//! behind the game interface compares two files position by position
+//! ([`generic`]); a game may bring its own (see
 //! [`Commands::crosscheck`](crate::registry::Commands::crosscheck)).
 
 use std::path::PathBuf;
@@ -21,9 +22,10 @@ pub struct Args {
     /// Where the database is.
     #[command(flatten)]
     pub db: DbArgs,
-    /// A B: examples for this many of the most common transitions of each
-    /// cause (default 3). --gamesman-classic: differing positions to print
-    /// (default 10).
+    /// A B: Topitop: examples for this many of the most common transitions
+    /// of each cause (default 3); other games: differing positions to print
+    /// each way (default 10). --gamesman-classic: differing positions to
+    /// print (default 10).
     #[arg(long, value_name = "N")]
     pub examples: Option<usize>,
     /// A B: list every tier with differences (default: the 15 with most).
@@ -36,3 +38,5 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
 }
+
+pub mod generic;

@@ -111,7 +111,7 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
 ///
 /// # Errors
 /// A damaged block found while loading.
-fn children_lookup<'a, G: Game>(
+pub(crate) fn children_lookup<'a, G: Game>(
     game: &'a G,
     db: &'a dyn Reader<G>,
     facts: &topitop_db::Facts,
