@@ -8,7 +8,7 @@ use std::io::Write;
 
 use rayon::prelude::*;
 use topitop_db::quick_hash::QuickHasher;
-use topitop_db::reader::Lookup;
+use topitop_db::reader::{Chunk, Chunks, Lookup};
 use topitop_db::{DbError, Reader};
 use topitop_game_api::{Game, Record};
 use topitop_solver::loop_free::negamax;
@@ -55,41 +55,34 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
     let mut bad: Vec<String> = Vec::new();
     let mut violations = 0u64;
     for (t, tier) in facts.tiers.iter().enumerate() {
-        let mut start = 0u64;
         // A position that is not canonical holds nothing, as an index
         // that names none: both come as None.
-        let mut chunks = db.canonical_chunks(game, t)?;
-        let mut next = chunks.next();
-        while let Some(chunk) = next {
-            let chunk = chunk?;
-            // The next chunk is read (a block decoded, on one thread) while
-            // this one is checked.
-            let found: Vec<String>;
-            (next, found) = rayon::join(
-                || chunks.next(),
-                || {
-                    chunk
-                        .par_iter()
-                        .enumerate()
-                        .map_init(Memo::new, |memo, (i, (pos, rec))| {
-                            let at = || format!("{} index {}", tier.name, start + i as u64);
-                            let lookup = |p: &G::Position| memo.get(p, &lookup);
-                            check_one(game, lookup, &facts, pos.as_ref(), *rec, at).err()
-                        })
-                        .flatten_iter()
-                        .collect()
-                },
-            );
-            checked += chunk
-                .iter()
-                .filter(|(p, r)| r.value().is_some() && (!facts.values_only || p.is_some()))
-                .count() as u64;
-            start += chunk.len() as u64;
-            done += chunk.len() as u64;
-            bar.set(done, total);
-            violations += found.len() as u64;
-            bad.extend(found.into_iter().take(args.show.saturating_sub(bad.len())));
-        }
+        let chunks = db.canonical_chunks(game, t)?;
+        each_chunk_read_ahead(
+            chunks,
+            |start, chunk| -> Vec<String> {
+                chunk
+                    .par_iter()
+                    .enumerate()
+                    .map_init(Memo::new, |memo, (i, (pos, rec))| {
+                        let at = || format!("{} index {}", tier.name, start + i as u64);
+                        let lookup = |p: &G::Position| memo.get(p, &lookup);
+                        check_one(game, lookup, &facts, pos.as_ref(), *rec, at).err()
+                    })
+                    .flatten_iter()
+                    .collect()
+            },
+            |chunk, found| {
+                checked += chunk
+                    .iter()
+                    .filter(|(p, r)| r.value().is_some() && (!facts.values_only || p.is_some()))
+                    .count() as u64;
+                done += chunk.len() as u64;
+                bar.set(done, total);
+                violations += found.len() as u64;
+                bad.extend(found.into_iter().take(args.show.saturating_sub(bad.len())));
+            },
+        )?;
     }
     bar.finish();
     writeln!(out, "checked {checked} positions: {violations} violations")?;
@@ -101,6 +94,29 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
         violations == 0,
         "{violations} records break the Bellman conditions"
     );
+    Ok(())
+}
+
+/// Runs `work(first index, chunk)` on each of `chunks` in turn, reading
+/// the next chunk (a block decoded, on one thread) while the last is
+/// worked on, then hands each chunk and what `work` made of it to `then`.
+///
+/// # Errors
+/// A damaged block.
+pub(crate) fn each_chunk_read_ahead<P: Send + Sync, T: Send>(
+    mut chunks: Chunks<'_, P>,
+    work: impl Fn(u64, &Chunk<P>) -> T + Sync,
+    mut then: impl FnMut(Chunk<P>, T),
+) -> Result<(), DbError> {
+    let mut start = 0u64;
+    let mut next = chunks.next();
+    while let Some(chunk) = next {
+        let chunk = chunk?;
+        let made;
+        (next, made) = rayon::join(|| chunks.next(), || work(start, &chunk));
+        start += chunk.len() as u64;
+        then(chunk, made);
+    }
     Ok(())
 }
 

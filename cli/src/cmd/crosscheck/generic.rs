@@ -16,6 +16,7 @@ use topitop_db::{Facts, Reader};
 use topitop_game_api::{Record, Tiered};
 
 use super::Args;
+use crate::cmd::verify::each_chunk_read_ahead;
 use crate::common::{DbArgs, Differ};
 use crate::progress::CountBar;
 
@@ -201,46 +202,43 @@ fn compare<G: Tiered>(
         // Every index, not only the canonical positions: a file another
         // build wrote may keep classes of fewer symmetries than the game
         // has now, and each of its records is compared.
-        let mut chunks = from.chunks(game, t)?;
-        let mut next = chunks.next();
-        while let Some(chunk) = next {
-            let chunk = chunk?;
-            let found: Vec<Difference>;
-            (next, found) = rayon::join(
-                || chunks.next(),
-                || {
-                    chunk
-                        .par_iter()
-                        .filter_map(|(pos, rec)| {
-                            let p = pos.as_ref().filter(|p| stored(p, *rec))?;
-                            let there = lookup(p);
-                            match there {
-                                Ok(r) if r == *rec => None,
-                                _ => Some(Difference {
-                                    position: game.format_position(p),
-                                    tier: tier.name.clone(),
-                                    stored: rec.to_string(),
-                                    other: there.map_or_else(|e| e.to_string(), |r| r.to_string()),
-                                }),
-                            }
-                        })
-                        .collect()
-                },
-            );
-            pass.compared += chunk
-                .iter()
-                .filter(|(p, r)| p.as_ref().is_some_and(|p| stored(p, *r)))
-                .count() as u64;
-            for d in found {
-                pass.differing += 1;
-                *pass.by_tier.entry(d.tier.clone()).or_default() += 1;
-                if pass.examples.len() < examples {
-                    pass.examples.push(d);
+        let chunks = from.chunks(game, t)?;
+        each_chunk_read_ahead(
+            chunks,
+            |_, chunk| -> Vec<Difference> {
+                chunk
+                    .par_iter()
+                    .filter_map(|(pos, rec)| {
+                        let p = pos.as_ref().filter(|p| stored(p, *rec))?;
+                        let there = lookup(p);
+                        match there {
+                            Ok(r) if r == *rec => None,
+                            _ => Some(Difference {
+                                position: game.format_position(p),
+                                tier: tier.name.clone(),
+                                stored: rec.to_string(),
+                                other: there.map_or_else(|e| e.to_string(), |r| r.to_string()),
+                            }),
+                        }
+                    })
+                    .collect()
+            },
+            |chunk, found| {
+                pass.compared += chunk
+                    .iter()
+                    .filter(|(p, r)| p.as_ref().is_some_and(|p| stored(p, *r)))
+                    .count() as u64;
+                for d in found {
+                    pass.differing += 1;
+                    *pass.by_tier.entry(d.tier.clone()).or_default() += 1;
+                    if pass.examples.len() < examples {
+                        pass.examples.push(d);
+                    }
                 }
-            }
-            done += chunk.len() as u64;
-            bar.set(done, total);
-        }
+                done += chunk.len() as u64;
+                bar.set(done, total);
+            },
+        )?;
     }
     bar.finish();
     Ok(pass)
