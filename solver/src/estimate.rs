@@ -4,7 +4,7 @@
 
 use topitop_game_api::{TierType, Tiered};
 
-use crate::loopy::WORKING_BYTES_PER_POSITION;
+use crate::loopy::working_bytes;
 use crate::schedule::Schedule;
 
 /// Positions of the largest loopy tier whose moves are generated to
@@ -63,13 +63,14 @@ pub fn estimate<G: Tiered>(game: &G, symmetric: bool, packs: bool) -> Needs {
     let size = |t: G::Tier| game.tier_size(t);
     let indices: u64 = tiers.iter().map(|&t| size(t)).sum();
     let largest = tiers.iter().map(|&t| size(t)).max().unwrap_or(0);
-    let per_position = tiers
+    // Moves inside the tier a position has, sampled in the largest.
+    let inside_per_position = tiers
         .iter()
         .filter(|&&t| game.tier_type(t) == TierType::Loopy)
         .max_by_key(|&&t| size(t))
-        .map_or(0.0, |&t| {
-            WORKING_BYTES_PER_POSITION as f64 + 8.0 * inside_moves(game, t, symmetric)
-        });
+        .map(|&t| inside_moves(game, t, symmetric));
+    // A game with no loopy tier needs none of that.
+    let working_of = |kept: f64| inside_per_position.map_or(0.0, |i| working_bytes(kept, kept * i));
     // Sampled once a tier: each share costs a few hundred unrankings.
     let shares: std::collections::HashMap<G::Tier, f64> = tiers
         .iter()
@@ -79,7 +80,7 @@ pub fn estimate<G: Tiered>(game: &G, symmetric: bool, packs: bool) -> Needs {
     let held = |t: G::Tier| 2.0 * positions(t) + HELD_BYTES_PER_INDEX * size(t) as f64;
     // A cycle fails the solve itself; estimate as if every tier stayed.
     let Ok(mut schedule) = Schedule::new(game) else {
-        let working = tiers.iter().map(|&t| positions(t)).fold(0.0, f64::max) * per_position;
+        let working = working_of(tiers.iter().map(|&t| positions(t)).fold(0.0, f64::max));
         let whole: f64 = tiers.iter().map(|&t| held(t)).sum();
         return Needs {
             indices,
@@ -93,7 +94,7 @@ pub fn estimate<G: Tiered>(game: &G, symmetric: bool, packs: bool) -> Needs {
     for t in schedule.order().to_vec() {
         let kept = positions(t);
         let working = if game.tier_type(t) == TierType::Loopy {
-            kept * per_position + HELD_BYTES_PER_INDEX * size(t) as f64
+            working_of(kept) + HELD_BYTES_PER_INDEX * size(t) as f64
         } else {
             // Solved whole, two bytes an index, then made sparse.
             2.0 * size(t) as f64

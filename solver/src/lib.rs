@@ -12,3 +12,4 @@ pub mod naive;
 mod packed;
 mod schedule;
 pub mod usage;
+mod width;

@@ -36,14 +36,9 @@ pub enum LoopFreeError {
     /// give.
     #[error("a move inside tier {0} leads to index {1}, which the game's walk of the tier does not give as a position: its walk_positions and its moves disagree")]
     Unwalked(String, u64),
-    /// A loopy tier with 2³² positions or more (indices that name one;
-    /// with symmetry, canonical ones), or more indices than memory can
-    /// address.
-    #[error("loopy tier {0} has 2^32 positions or more: too many for the loopy solver")]
+    /// A loopy tier with more indices than this machine can address.
+    #[error("loopy tier {0} has more indices than this machine can address")]
     TooLarge(String),
-    /// A loopy tier with 2³² moves or more that stay inside it.
-    #[error("loopy tier {0} has 2^32 or more moves that stay inside it: too many for the loopy solver")]
-    TooManyMoves(String),
     /// A remoteness beyond what a record holds.
     #[error("a position of tier {0} has a remoteness beyond what a record holds")]
     TooRemote(String),

@@ -41,6 +41,7 @@ use topitop_game_api::{Record, Tiered, Value, MAX_REMOTENESS};
 
 use crate::loop_free::{LoopFreeError, LoopFreeSolution};
 use crate::usage::cpu_time;
+use crate::width::{bytes_for, needs_wide, Num};
 use topitop_db::sparse::{Ranked, SparseTier};
 
 /// What a position's moves say before the rounds, beside its children
@@ -69,13 +70,18 @@ impl Moves {
     };
 }
 
-/// Bytes a loopy tier's solve holds for each of its positions besides
-/// its moves inside the tier (8 bytes each, child and parent) and the
-/// bitmap of its indices: each position's [`Moves`], its index, its end
-/// in the child array, its
-/// bounds in the parent array, its count of open children, and its record
-/// while it is claimed and once it is final.
-pub const WORKING_BYTES_PER_POSITION: usize = std::mem::size_of::<Moves>() + 20;
+/// Bytes a loopy tier's solve holds for `positions` positions with
+/// `inside` moves inside the tier, besides the bitmap of its indices: for
+/// each position its [`Moves`], its index in its run, its end in the
+/// child array, its count of open children, its record while it is
+/// claimed and once it is final (16 bytes), and its bounds in the parent
+/// array (an offset); for each inside move, the child and the parent it
+/// is kept as (a position's number each). Numbers and offsets take 4
+/// bytes, or 8 from 2³² on ([`crate::width`]).
+pub fn working_bytes(positions: f64, inside: f64) -> f64 {
+    let (number, offset) = (bytes_for(positions), bytes_for(inside));
+    positions * (std::mem::size_of::<Moves>() as f64 + 16.0 + offset) + inside * 2.0 * number
+}
 
 /// Indices whose positions' moves one thread generates at a time (a
 /// multiple of 64: each run fills whole words of the tier's bitmap).
@@ -165,16 +171,16 @@ impl Clock {
 /// `inside[ends[k - 1]..ends[k]]` (by index while the run is made, then by
 /// number among the tier's positions; by number from the start when the
 /// tier is numbered first, see [`solve_loopy_tier`]).
-struct Run {
+struct Run<N> {
     ids: Vec<u32>,
     moves: Vec<Moves>,
     ends: Vec<u32>,
-    inside: Vec<u32>,
+    inside: Vec<N>,
 }
 
-impl Run {
+impl<N> Run<N> {
     /// The children inside the tier of the `k`th position of the run.
-    fn children(&self, k: usize) -> &[u32] {
+    fn children(&self, k: usize) -> &[N] {
         let from = if k == 0 { 0 } else { self.ends[k - 1] };
         &self.inside[from as usize..self.ends[k] as usize]
     }
@@ -182,7 +188,7 @@ impl Run {
 
 /// Positions found by one share of a round, with the remoteness of the
 /// round that passes each on.
-type Found = Vec<(u16, u32)>;
+type Found<N> = Vec<(u16, N)>;
 
 /// Solves the loopy `tier` of `game` from the solved child tiers in
 /// `solved`: a record for each position the solve keeps (with `symmetric`
@@ -191,65 +197,107 @@ type Found = Vec<(u16, u32)>;
 ///
 /// The positions are numbered among themselves (with symmetry, Topple
 /// keeps about one index in ten), so that the working arrays follow the
-/// tier's positions, not its indices.
+/// tier's positions, not its indices. Those numbers, and the offsets into
+/// the array of moves inside the tier, are 32 bits each, or 64 in a tier
+/// of 2³² positions or inside moves or more ([`crate::width`]).
 ///
 /// A tier of 2³² indices or more is walked twice: first to number its
-/// positions, so that each child inside it is kept by its 32-bit number
-/// from the start rather than by its index.
+/// positions, so that each child inside it is kept by its number from the
+/// start rather than by its index.
 ///
 /// # Errors
 /// A move that leaves the tier for one not solved yet, a position with no
-/// move that is not primitive, a tier with 2³² positions or 2³² moves
-/// inside it, or a remoteness beyond what a record holds.
+/// move that is not primitive, a tier with more indices than memory can
+/// address, or a remoteness beyond what a record holds.
 pub(crate) fn solve_loopy_tier<G: Tiered>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
     stats: &mut LoopyStats,
 ) -> Result<SparseTier, LoopFreeError> {
-    solve_loopy_tier_numbered_from(game, solved, tier, stats, NUMBERED_FIRST_FROM)
+    solve_loopy_tier_as(game, solved, tier, stats, NUMBERED_FIRST_FROM, false)
 }
 
 /// Indices from which a loopy tier's positions are numbered before its
 /// moves are generated: those of a child inside the tier no longer fit
-/// the 32 bits each child is kept in.
+/// 32 bits.
 const NUMBERED_FIRST_FROM: u64 = 1 << 32;
 
+/// The tier being solved, and what its solve reads.
+struct Job<'a, G: Tiered> {
+    game: &'a G,
+    solved: &'a LoopFreeSolution<G::Tier>,
+    tier: G::Tier,
+    /// Its indices.
+    size: u64,
+    symmetric: bool,
+}
+
 /// [`solve_loopy_tier`], numbering the positions first when the tier has
-/// `numbered_first_from` indices or more (tests lower it).
-fn solve_loopy_tier_numbered_from<G: Tiered>(
+/// `numbered_first_from` indices or more, and with `wide` in 64 bits
+/// whatever the tier's size (tests set both).
+fn solve_loopy_tier_as<G: Tiered>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
     stats: &mut LoopyStats,
     numbered_first_from: u64,
+    wide: bool,
 ) -> Result<SparseTier, LoopFreeError> {
     let size = game.tier_size(tier);
-    let too_large = || LoopFreeError::TooLarge(game.tier_name(tier));
-    let nu = usize::try_from(size).map_err(|_| too_large())?;
+    let nu = usize::try_from(size).map_err(|_| LoopFreeError::TooLarge(game.tier_name(tier)))?;
     let mut clock = Clock::start();
     let symmetric = solved.is_symmetric();
-    let numbered = if size >= numbered_first_from {
-        Some(Ranked::from_bits(size, kept_bits(game, tier, nu, symmetric)))
+    let numbered =
+        (size >= numbered_first_from).then(|| Ranked::from_bits(size, kept_bits(game, tier, nu, symmetric)));
+    // A child is kept by its index below the tier's size, or by its
+    // number below the count of positions.
+    let bound = numbered.as_ref().map_or(size, Ranked::ones);
+    let job = Job {
+        game,
+        solved,
+        tier,
+        size,
+        symmetric,
+    };
+    let (records, kept) = if wide || needs_wide(bound) {
+        generate::<G, u64>(&job, numbered, wide, &mut clock, stats)?
     } else {
-        None
+        generate::<G, u32>(&job, numbered, wide, &mut clock, stats)?
     };
-    // The number among the tier's positions of index `i`.
-    let number = |kept: &Ranked, i: u64| -> Result<u32, LoopFreeError> {
-        let rank = kept
-            .rank(i)
-            .ok_or_else(|| LoopFreeError::Unwalked(game.tier_name(tier), i))?;
-        u32::try_from(rank).map_err(|_| too_large())
-    };
+    clock.lap(&mut stats.rounds);
+    stats.tiers += 1;
+    stats.indices += size;
+    Ok(SparseTier::new(kept, records))
+}
+
+/// Generates the moves of every position of the tier, its children inside
+/// it kept as `N`, then solves it ([`rounds`]) with offsets wide enough
+/// for its inside moves (64 bits with `wide`).
+fn generate<G: Tiered, N: Num>(
+    job: &Job<'_, G>,
+    numbered: Option<Ranked>,
+    wide: bool,
+    clock: &mut Clock,
+    stats: &mut LoopyStats,
+) -> Result<(Vec<Record>, Ranked), LoopFreeError> {
+    let Job {
+        game,
+        tier,
+        symmetric,
+        ..
+    } = *job;
+    let nu = job.size as usize;
+    let too_large = || LoopFreeError::TooLarge(game.tier_name(tier));
     // A child inside the tier as it is kept while the moves are made.
-    let child = |i: u64| -> Result<u32, LoopFreeError> {
-        match &numbered {
-            Some(kept) => number(kept, i),
-            // Fits: the tier has fewer than 2³² indices.
-            None => Ok(i as u32),
-        }
+    let child = |i: u64| -> Result<N, LoopFreeError> {
+        let kept = match &numbered {
+            Some(kept) => number(job, kept, i)?,
+            None => i,
+        };
+        N::from_u64(kept).ok_or_else(too_large)
     };
-    let mut runs: Vec<Run> = (0..nu.div_ceil(CHUNK))
+    let runs: Vec<Run<N>> = (0..nu.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
             let (lo, hi) = (k * CHUNK, nu.min((k + 1) * CHUNK));
@@ -264,7 +312,7 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
                 if failed.is_some() {
                     return;
                 }
-                match moves_of(game, solved, tier, pos, &mut run.inside, &child) {
+                match moves_of(game, job.solved, tier, pos, &mut run.inside, &child) {
                     Ok(m) => {
                         run.ids.push((i - lo as u64) as u32);
                         run.moves.push(m);
@@ -282,25 +330,47 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
         })
         .collect::<Result<_, LoopFreeError>>()?;
     let edges: u64 = runs.iter().map(|r| r.inside.len() as u64).sum();
-    // Offsets into the parent array are 32 bits: refuse before they wrap.
-    let edges = u32::try_from(edges).map_err(|_| LoopFreeError::TooManyMoves(game.tier_name(tier)))?;
+    stats.inside_moves += edges;
+    if wide || needs_wide(edges) {
+        rounds::<G, N, u64>(job, runs, numbered, edges, clock, stats)
+    } else {
+        rounds::<G, N, u32>(job, runs, numbered, edges, clock, stats)
+    }
+}
 
+/// The number among the tier's positions of index `i`.
+fn number<G: Tiered>(job: &Job<'_, G>, kept: &Ranked, i: u64) -> Result<u64, LoopFreeError> {
+    kept.rank(i)
+        .ok_or_else(|| LoopFreeError::Unwalked(job.game.tier_name(job.tier), i))
+}
+
+/// Numbers the positions of `runs`, builds the reverse graph of the moves
+/// inside the tier (offsets into it as `E`), and runs the rounds; returns
+/// the records by number and the bitmap of the positions' indices.
+fn rounds<G: Tiered, N: Num, E: Num>(
+    job: &Job<'_, G>,
+    mut runs: Vec<Run<N>>,
+    numbered: Option<Ranked>,
+    edges: u64,
+    clock: &mut Clock,
+    stats: &mut LoopyStats,
+) -> Result<(Vec<Record>, Ranked), LoopFreeError> {
+    let Job { game, tier, size, .. } = *job;
+    let too_large = || LoopFreeError::TooLarge(game.tier_name(tier));
     // Number the positions: run k's j-th is `first[k] + j`; a child is
     // found by its index's rank among the positions.
-    let mut first = Vec::with_capacity(runs.len());
-    let mut m = 0u32;
+    let mut first: Vec<N> = Vec::with_capacity(runs.len());
+    let mut m = 0u64;
     for run in &runs {
-        first.push(m);
-        m = u32::try_from(run.ids.len())
-            .ok()
-            .and_then(|n| m.checked_add(n))
-            .ok_or_else(too_large)?;
+        first.push(N::from_u64(m).ok_or_else(too_large)?);
+        m += run.ids.len() as u64;
     }
+    N::from_u64(m).ok_or_else(too_large)?;
     let mu = m as usize;
     let kept = match numbered {
         Some(kept) => kept,
         None => {
-            let mut bits = vec![0u64; nu.div_ceil(64)];
+            let mut bits = vec![0u64; (size as usize).div_ceil(64)];
             bits.par_chunks_mut(CHUNK / 64)
                 .zip(&runs)
                 .for_each(|(words, run)| {
@@ -311,7 +381,7 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
             let kept = Ranked::from_bits(size, bits);
             runs.par_iter_mut().try_for_each(|run| {
                 for c in &mut run.inside {
-                    *c = number(&kept, u64::from(*c))?;
+                    *c = N::from_u64(number(job, &kept, c.wide())?).ok_or_else(too_large)?;
                 }
                 Ok(())
             })?;
@@ -331,33 +401,36 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
     // Each position's parents inside the tier, as one array cut by bounds:
     // `bounds[c + 1]` counts c's parents, then (summed) ends their run, and
     // is counted down to its start as they are filled in.
-    let mut bounds: Vec<AtomicU32> = (0..mu + 2).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    let zero_e = E::from_u64(0).expect("0 fits");
+    let mut bounds: Vec<E::Atomic> = (0..mu + 2).into_par_iter().map(|_| E::atomic(zero_e)).collect();
     runs.par_iter().for_each(|run| {
         for &c in &run.inside {
-            bounds[c as usize + 1].fetch_add(1, Relaxed);
+            E::bump(&bounds[c.at() + 1]);
         }
     });
-    prefix_sums(&mut bounds[..=mu]);
-    bounds[mu + 1] = AtomicU32::new(edges);
-    let parents: Vec<AtomicU32> = (0..edges).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    prefix_sums::<E>(&mut bounds[..=mu]);
+    bounds[mu + 1] = E::atomic(E::from_u64(edges).expect("offsets are as wide as the moves"));
+    let zero_n = N::from_u64(0).expect("0 fits");
+    let parents: Vec<N::Atomic> = (0..edges).into_par_iter().map(|_| N::atomic(zero_n)).collect();
     runs.par_iter().zip(&first).for_each(|(run, &first)| {
         for j in 0..run.ids.len() {
+            let me = first.plus(N::from_u64(j as u64).expect("a run's positions fit"));
             for &c in run.children(j) {
-                let slot = bounds[c as usize + 1].fetch_sub(1, Relaxed) - 1;
-                parents[slot as usize].store(first + j as u32, Relaxed);
+                let slot = E::take_one(&bounds[c.at() + 1]).at() - 1;
+                N::put(&parents[slot], me);
             }
         }
     });
-    let bounds: Vec<u32> = bounds.into_iter().map(AtomicU32::into_inner).collect();
-    let parents: Vec<u32> = parents.into_iter().map(AtomicU32::into_inner).collect();
-    let parents_of = |c: u32| &parents[bounds[c as usize + 1] as usize..bounds[c as usize + 2] as usize];
+    let bounds: Vec<E> = bounds.into_iter().map(E::into_inner).collect();
+    let parents: Vec<N> = parents.into_iter().map(N::into_inner).collect();
+    let parents_of = |c: N| &parents[bounds[c.at() + 1].at()..bounds[c.at() + 2].at()];
     // Children not known to win yet: a loss when it reaches 0.
     let open: Vec<AtomicU32> = runs
         .par_iter()
         .zip(&first)
         .flat_map_iter(|(r, &first)| {
             (0..r.ids.len())
-                .map(move |j| AtomicU32::new(r.children(j).len() as u32 + moves(first as usize + j).not_win))
+                .map(move |j| AtomicU32::new(r.children(j).len() as u32 + moves(first.at() + j).not_win))
         })
         .collect();
     drop(runs);
@@ -366,18 +439,20 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
         .map(|i| AtomicU16::new(moves(i).fixed.unwrap_or(Record::UNSOLVED).bits()))
         .collect();
     clock.lap(&mut stats.graph);
+    // The number of position `i`: it fits, as `m` did.
+    let id = |i: usize| N::from_u64(i as u64).expect("numbers fit");
 
-    let get = |i: u32| Record::from_bits(records[i as usize].load(Relaxed)).unwrap_or(Record::UNSOLVED);
+    let get = |i: N| Record::from_bits(records[i.at()].load(Relaxed)).unwrap_or(Record::UNSOLVED);
     // True for the one caller that gives unsolved `i` its record.
-    let claim = |i: u32, rec: Record| {
-        records[i as usize]
+    let claim = |i: N, rec: Record| {
+        records[i.at()]
             .compare_exchange(Record::UNSOLVED.bits(), rec.bits(), Relaxed, Relaxed)
             .is_ok()
     };
     let record = |value: Value, r: usize| record(game, tier, value, r);
     // Gives each unsolved position of `found` the record (value, r): those
     // claimed, in order, for the round to pass on.
-    let claim_all = |found: &[u32], value: Value, r: usize| -> Result<Vec<u32>, LoopFreeError> {
+    let claim_all = |found: &[N], value: Value, r: usize| -> Result<Vec<N>, LoopFreeError> {
         let claimed = spread(found.len(), |range| {
             let mut claimed = Vec::new();
             for &p in &found[range] {
@@ -392,24 +467,23 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
 
     // Positions found at each remoteness, whose parents are still to hear
     // of them; and wins through a child outside the tier, by remoteness.
-    let mut level: Vec<Vec<u32>> = vec![Vec::new()];
-    let mut wins_from_outside: Vec<Vec<u32>> = Vec::new();
+    let mut level: Vec<Vec<N>> = vec![Vec::new()];
+    let mut wins_from_outside: Vec<Vec<N>> = Vec::new();
     let seeds = spread(mu, |range| {
         let (mut solved, mut wins) = (Found::new(), Found::new());
         for i in range {
             let m = moves(i);
-            let id = i as u32;
             if let Some(r) = m.fixed {
                 if r.is_solved() {
-                    solved.push((0, id));
+                    solved.push((0, id(i)));
                 }
             } else if let Some(r) = m.lose {
-                wins.push((r + 1, id));
+                wins.push((r + 1, id(i)));
             } else if open[i].load(Relaxed) == 0 {
                 // Every move leaves the tier, and every child wins.
                 let r = usize::from(m.win.unwrap_or(0)) + 1;
                 records[i].store(record(Value::Lose, r)?.bits(), Relaxed);
-                solved.push((r as u16, id));
+                solved.push((r as u16, id(i)));
             }
         }
         Ok((solved, wins))
@@ -443,8 +517,8 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
                         for &p in parents_of(c) {
                             // A parent already solved has a child that does not
                             // win: its count never reaches 0, so skip it.
-                            if !get(p).is_solved() && open[p as usize].fetch_sub(1, Relaxed) == 1 {
-                                let rr = r.max(usize::from(moves(p as usize).win.unwrap_or(0))) + 1;
+                            if !get(p).is_solved() && open[p.at()].fetch_sub(1, Relaxed) == 1 {
+                                let rr = r.max(usize::from(moves(p.at()).win.unwrap_or(0))) + 1;
                                 if claim(p, record(Value::Lose, rr)?) {
                                     found.push((rr as u16, p));
                                 }
@@ -465,17 +539,17 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
 
     // Ties among the positions left, in order of remoteness: seeded by the
     // tier's primitive ties and by tying children outside it.
-    let mut ties: Vec<Vec<u32>> = vec![Vec::new()];
-    let mut ties_from_outside: Vec<Vec<u32>> = Vec::new();
+    let mut ties: Vec<Vec<N>> = vec![Vec::new()];
+    let mut ties_from_outside: Vec<Vec<N>> = Vec::new();
     let seeds = spread(mu, |range| {
         let (mut tied, mut outside) = (Found::new(), Found::new());
         for i in range {
-            let rec = get(i as u32);
+            let rec = get(id(i));
             if rec.value() == Some(Value::Tie) {
-                tied.push((rec.remoteness(), i as u32));
+                tied.push((rec.remoteness(), id(i)));
             } else if !rec.is_solved() && moves(i).fixed.is_none() {
                 if let Some(r) = moves(i).tie {
-                    outside.push((r + 1, i as u32));
+                    outside.push((r + 1, id(i)));
                 }
             }
         }
@@ -518,23 +592,19 @@ fn solve_loopy_tier_numbered_from<G: Tiered>(
             _ => draw,
         })
         .collect();
-    clock.lap(&mut stats.rounds);
-    stats.tiers += 1;
-    stats.indices += size;
-    stats.positions += u64::from(m);
-    stats.inside_moves += u64::from(edges);
-    Ok(SparseTier::new(kept, records))
+    stats.positions += m;
+    Ok((records, kept))
 }
 
 /// Makes `v[r]` exist.
-fn at(v: &mut Vec<Vec<u32>>, r: usize) {
+fn at<N>(v: &mut Vec<Vec<N>>, r: usize) {
     if v.len() <= r {
         v.resize_with(r + 1, Vec::new);
     }
 }
 
 /// Files each found position under its remoteness.
-fn file(v: &mut Vec<Vec<u32>>, found: Found) {
+fn file<N>(v: &mut Vec<Vec<N>>, found: Found<N>) {
     for (r, i) in found {
         at(v, usize::from(r));
         v[usize::from(r)].push(i);
@@ -557,31 +627,35 @@ fn spread<R: Send>(
 }
 
 /// Turns counts into running totals in place: `a[i]` becomes the sum of
-/// `a[..=i]`. Totals fit: they are at most the tier's moves inside it.
-fn prefix_sums(a: &mut [AtomicU32]) {
+/// `a[..=i]`. Totals fit: they are at most the tier's moves inside it,
+/// which `E` holds.
+fn prefix_sums<E: Num>(a: &mut [E::Atomic]) {
     let block = CHUNK.max(a.len().div_ceil(rayon::current_num_threads().max(1)));
-    let sums: Vec<u32> = a
+    let zero = E::from_u64(0).expect("0 fits");
+    let sums: Vec<E> = a
         .par_chunks_mut(block)
         .map(|b| {
-            let mut s = 0;
+            let mut s = zero;
             for x in b.iter_mut() {
-                s += *x.get_mut();
-                *x.get_mut() = s;
+                s = s.plus(*E::get_mut(x));
+                *E::get_mut(x) = s;
             }
             s
         })
         .collect();
-    let mut before = 0;
-    let offsets: Vec<u32> = sums
+    let mut before = zero;
+    let offsets: Vec<E> = sums
         .iter()
         .map(|&s| {
-            before += s;
-            before - s
+            let o = before;
+            before = before.plus(s);
+            o
         })
         .collect();
     a.par_chunks_mut(block).zip(offsets).for_each(|(b, o)| {
         for x in b {
-            *x.get_mut() += o;
+            let v = E::get_mut(x);
+            *v = v.plus(o);
         }
     });
 }
@@ -614,13 +688,13 @@ fn kept_bits<G: Tiered>(game: &G, tier: G::Tier, size: usize, symmetric: bool) -
 
 /// The moves of `pos`, a position of `tier` the solve keeps; each child
 /// inside the tier pushed on `inside` as `child` keeps it.
-fn moves_of<G: Tiered>(
+fn moves_of<G: Tiered, N>(
     game: &G,
     solved: &LoopFreeSolution<G::Tier>,
     tier: G::Tier,
     pos: &G::Position,
-    inside: &mut Vec<u32>,
-    child: &impl Fn(u64) -> Result<u32, LoopFreeError>,
+    inside: &mut Vec<N>,
+    child: &impl Fn(u64) -> Result<N, LoopFreeError>,
 ) -> Result<Moves, LoopFreeError> {
     let pos = *pos;
     if let Some(v) = game.primitive(&pos) {
@@ -783,16 +857,24 @@ mod tests {
         }
     }
 
+    /// Numbered first, or in 64 bits, or both, as a tier of 2³² indices,
+    /// positions or inside moves is: the same records.
     #[test]
-    fn tiers_numbered_first_solve_the_same() {
+    fn tiers_numbered_first_or_wide_solve_the_same() {
         for symmetric in [false, true] {
             let solved = solve_loop_free(&Line, symmetric, |_, _| {}).unwrap();
             let mut values = [0; 4];
             for t in Line.tiers() {
                 let whole = solved.tier(t).unwrap().unwrap();
-                let mut stats = LoopyStats::default();
-                let numbered = solve_loopy_tier_numbered_from(&Line, &solved, t, &mut stats, 0).unwrap();
-                assert_eq!(numbered.to_dense(), whole, "tier c{t}, symmetric {symmetric}");
+                for (first_from, wide) in [(0, false), (u64::MAX, true), (0, true)] {
+                    let mut stats = LoopyStats::default();
+                    let other = solve_loopy_tier_as(&Line, &solved, t, &mut stats, first_from, wide).unwrap();
+                    assert_eq!(
+                        other.to_dense(),
+                        whole,
+                        "tier c{t}, symmetric {symmetric}, numbered first from {first_from}, wide {wide}"
+                    );
+                }
                 for r in whole.iter().filter(|r| r.is_solved()) {
                     values[r.value().unwrap().index()] += 1;
                 }
