@@ -205,29 +205,37 @@ fn compare<G: Tiered>(
         let chunks = from.chunks(game, t)?;
         each_chunk_read_ahead(
             chunks,
-            |_, chunk| -> Vec<Difference> {
+            |_, chunk| -> (u64, Vec<Difference>) {
+                // Counted and compared in one pass: `stored` may ask the
+                // game for a canonical form.
                 chunk
                     .par_iter()
-                    .filter_map(|(pos, rec)| {
-                        let p = pos.as_ref().filter(|p| stored(p, *rec))?;
-                        let there = lookup(p);
-                        match there {
-                            Ok(r) if r == *rec => None,
-                            _ => Some(Difference {
-                                position: game.format_position(p),
-                                tier: tier.name.clone(),
-                                stored: rec.to_string(),
-                                other: there.map_or_else(|e| e.to_string(), |r| r.to_string()),
-                            }),
-                        }
-                    })
-                    .collect()
+                    .filter_map(|(pos, rec)| Some((pos.as_ref().filter(|p| stored(p, *rec))?, *rec)))
+                    .fold(
+                        || (0u64, Vec::new()),
+                        |(n, mut found), (p, rec)| {
+                            let there = lookup(p);
+                            if !matches!(there, Ok(r) if r == rec) {
+                                found.push(Difference {
+                                    position: game.format_position(p),
+                                    tier: tier.name.clone(),
+                                    stored: rec.to_string(),
+                                    other: there.map_or_else(|e| e.to_string(), |r| r.to_string()),
+                                });
+                            }
+                            (n + 1, found)
+                        },
+                    )
+                    .reduce(
+                        || (0, Vec::new()),
+                        |(n, mut found), (m, more)| {
+                            found.extend(more);
+                            (n + m, found)
+                        },
+                    )
             },
-            |chunk, found| {
-                pass.compared += chunk
-                    .iter()
-                    .filter(|(p, r)| p.as_ref().is_some_and(|p| stored(p, *r)))
-                    .count() as u64;
+            |chunk, (compared, found)| {
+                pass.compared += compared;
                 for d in found {
                     pass.differing += 1;
                     *pass.by_tier.entry(d.tier.clone()).or_default() += 1;
