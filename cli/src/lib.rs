@@ -8,6 +8,7 @@
 
 pub mod cmd;
 pub mod common;
+pub mod distributed;
 pub mod lines;
 pub mod options;
 pub mod output;

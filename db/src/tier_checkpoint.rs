@@ -80,7 +80,38 @@ impl TierCheckpoints {
     /// could be wrong here), one that holds kept files but no `MAKER`
     /// saying what made them, or one that cannot be read.
     pub fn open(dir: impl Into<PathBuf>, made_from: &str) -> Result<TierCheckpoints, DbError> {
-        let dir = dir.into();
+        TierCheckpoints::open_as(dir.into(), made_from, true)
+    }
+
+    /// Opens the checkpoint directory `dir` that another process of the
+    /// same solve has opened and made ([`TierCheckpoints::make`]), to keep
+    /// parts beside it: unlike [`TierCheckpoints::open`], it removes no
+    /// temporary file, for they may be the other processes' saves under
+    /// way.
+    ///
+    /// # Errors
+    /// As `open`.
+    pub fn join(dir: impl Into<PathBuf>, made_from: &str) -> Result<TierCheckpoints, DbError> {
+        TierCheckpoints::open_as(dir.into(), made_from, false)
+    }
+
+    /// Makes the directory and its `MAKER` now rather than with the first
+    /// file kept: before other processes [`TierCheckpoints::join`] it.
+    ///
+    /// # Errors
+    /// They could not be made.
+    pub fn make(&mut self) -> std::io::Result<()> {
+        self.prepare()
+    }
+
+    /// Whether an earlier run kept a part named `name` (from the heads of
+    /// the level files: [`TierCheckpoints::load`] reads it whole and
+    /// checks it).
+    pub fn holds(&mut self, name: &str) -> bool {
+        self.found.contains_key(name) || self.index().contains_key(name)
+    }
+
+    fn open_as(dir: PathBuf, made_from: &str, clean: bool) -> Result<TierCheckpoints, DbError> {
         let maker = dir.join("MAKER");
         let mut ready = false;
         if dir.exists() {
@@ -92,7 +123,7 @@ impl TierCheckpoints {
                 .filter_map(Result::ok)
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .collect();
-            for stale in names.iter().filter(|n| n.contains(".tmp")) {
+            for stale in names.iter().filter(|n| clean && n.contains(".tmp")) {
                 let _ = std::fs::remove_file(dir.join(stale));
             }
             let mut found = String::new();
@@ -219,7 +250,7 @@ impl TierCheckpoints {
     /// # Errors
     /// The file is missing, damaged, or does not hold `size` records.
     pub fn reread(&mut self, name: &str, size: u64) -> std::io::Result<Vec<Record>> {
-        self.flush()?;
+        let bytes = self.reread_bytes(name, size.saturating_mul(2))?;
         let path = self.file_of(name);
         let bad = |why: String| {
             std::io::Error::new(
@@ -230,23 +261,40 @@ impl TierCheckpoints {
                 ),
             )
         };
-        let bytes = read_level(&path)
-            .map_err(&bad)?
-            .into_iter()
-            .find_map(|(n, b)| (n == name).then_some(b))
-            .ok_or_else(|| bad(format!("tier {name} is not there")))?;
-        if bytes.len() as u64 != size.saturating_mul(2) {
-            return Err(bad(format!(
-                "tier {name} holds {} bytes, not the {} of {size} records",
-                bytes.len(),
-                size.saturating_mul(2)
-            )));
-        }
         bytes
             .chunks_exact(2)
             .map(|c| Record::from_bits(u16::from_le_bytes([c[0], c[1]])))
             .collect::<Option<Vec<Record>>>()
             .ok_or_else(|| bad(format!("tier {name} holds a value that is not a record")))
+    }
+
+    /// The `len` bytes of part `name` that this solve kept, or that another
+    /// process of it kept beside it: [`TierCheckpoints::reread`] for a
+    /// part of bytes.
+    ///
+    /// # Errors
+    /// The file is missing, damaged, or does not hold `len` bytes.
+    pub fn reread_bytes(&mut self, name: &str, len: u64) -> std::io::Result<Vec<u8>> {
+        self.flush()?;
+        let path = self.file_of(name);
+        let bad = |why: String| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {why}; run the solve again: it resumes from the other files and solves {name} again",
+                    path.display()
+                ),
+            )
+        };
+        let bytes = read_level(&path)
+            .map_err(&bad)?
+            .into_iter()
+            .find_map(|(n, b)| (n == name).then_some(b))
+            .ok_or_else(|| bad(format!("{name} is not there")))?;
+        if bytes.len() as u64 != len {
+            return Err(bad(format!("{name} holds {} bytes, not {len}", bytes.len())));
+        }
+        Ok(bytes)
     }
 
     /// The bytes kept under `name` by [`TierCheckpoints::save_bytes`] in an
@@ -549,7 +597,10 @@ mod tests {
         assert_eq!(c.load("c", 4), Some(records(4)));
         assert_eq!(c.reread("c", 4).unwrap(), records(4), "a tier resumed");
         let e = c.reread("c", 5).unwrap_err().to_string();
-        assert!(e.contains("c.level") && e.contains("not the 10"), "{e}");
+        assert!(
+            e.contains("c.level") && e.contains("holds 8 bytes, not 10"),
+            "{e}"
+        );
         let e = c.reread("d", 1).unwrap_err().to_string();
         assert!(e.contains("d.level") && e.contains("solve again"), "{e}");
         let file = ckpt.join("c.level");

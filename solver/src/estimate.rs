@@ -167,3 +167,42 @@ fn inside_moves<G: Tiered>(game: &G, tier: G::Tier, symmetric: bool) -> f64 {
     }
     inside as f64 / positions.max(1) as f64
 }
+
+/// Memory one process of a distributed solve needs at its peak, the
+/// largest part it may be given: at most `unit` indices of a loop-free
+/// tier (two bytes each) or a whole loopy tier with its working arrays,
+/// and every child tier that part reads, held for lookups; or the rank
+/// writing the database, a tier at a time. Sampled as [`estimate`] is.
+pub fn per_process<G: Tiered>(game: &G, symmetric: bool, unit: u64) -> u64 {
+    let tiers = game.tiers();
+    let size = |t: G::Tier| game.tier_size(t);
+    let inside_per_position = tiers
+        .iter()
+        .filter(|&&t| game.tier_type(t) == TierType::Loopy)
+        .max_by_key(|&&t| size(t))
+        .map(|&t| inside_moves(game, t, symmetric));
+    let mut shares = std::collections::HashMap::new();
+    let mut positions = |t: G::Tier| {
+        let share = *shares.entry(t).or_insert_with(|| kept_share(game, t, symmetric));
+        size(t) as f64 * share
+    };
+    let largest = tiers.iter().map(|&t| size(t)).max().unwrap_or(0);
+    let mut peak = BASE_BYTES + WRITE_BYTES_PER_INDEX * largest as f64;
+    let order = crate::loop_free::children_first(game).unwrap_or(tiers);
+    for t in order {
+        let working = if game.tier_type(t) == TierType::Loopy {
+            let kept = positions(t);
+            inside_per_position.map_or(0.0, |i| working_bytes(kept, kept * i))
+                + HELD_BYTES_PER_INDEX * size(t) as f64
+        } else {
+            2.0 * size(t).min(unit.max(1)) as f64
+        };
+        let held: f64 = game
+            .child_tiers(t)
+            .into_iter()
+            .map(|c| 2.0 * positions(c) + HELD_BYTES_PER_INDEX * size(c) as f64)
+            .sum();
+        peak = peak.max(BASE_BYTES + held + working);
+    }
+    peak as u64
+}

@@ -39,6 +39,9 @@ pub enum LoopFreeError {
     /// A loopy tier with more indices than this machine can address.
     #[error("loopy tier {0} has more indices than this machine can address")]
     TooLarge(String),
+    /// A part of a loopy tier asked for: a loopy tier is solved whole.
+    #[error("tier {0} is loopy: it is solved whole, not in parts")]
+    LoopyPart(String),
     /// A remoteness beyond what a record holds.
     #[error("a position of tier {0} has a remoteness beyond what a record holds")]
     TooRemote(String),
@@ -188,6 +191,44 @@ impl<T: Copy + Eq + std::hash::Hash + Ord> LoopFreeSolution<T> {
             }
             _ => self.tier(tier),
         }
+    }
+
+    /// A solution holding nothing yet, for a solve of a part of a game at
+    /// a time (one rank of a distributed solve): it is given the child
+    /// tiers a part reads with [`LoopFreeSolution::hold`].
+    pub fn holding(symmetric: bool) -> LoopFreeSolution<T> {
+        LoopFreeSolution {
+            records: QuickMap::default(),
+            packed: QuickMap::default(),
+            stored: QuickMap::default(),
+            symmetric,
+            loopy: LoopyStats::default(),
+        }
+    }
+
+    /// A solution whose tiers, `tiers` with their sizes, are all held by
+    /// a [`TierStore`] and read through [`LoopFreeSolution::tier_kept`]:
+    /// what a distributed solve leaves to the rank that writes the
+    /// database.
+    pub fn in_store(symmetric: bool, tiers: impl IntoIterator<Item = (T, u64)>) -> LoopFreeSolution<T> {
+        let mut s = LoopFreeSolution::holding(symmetric);
+        s.stored.extend(tiers);
+        s
+    }
+
+    /// Holds the records of `tier` (by index) for lookups.
+    pub fn hold(&mut self, tier: T, records: &[Record]) {
+        self.records.insert(tier, SparseTier::from_dense(records));
+    }
+
+    /// Whether `tier` is held for lookups.
+    pub fn holds(&self, tier: T) -> bool {
+        self.records.contains_key(&tier)
+    }
+
+    /// Lets go of `tier` if it is held for lookups.
+    pub fn release(&mut self, tier: T) {
+        self.records.remove(&tier);
     }
 
     /// The tiers solved, in order.
@@ -346,6 +387,35 @@ pub fn solve_loop_free_kept<G: Tiered>(
     }
     solution.loopy = loopy;
     Ok((solution, resumed))
+}
+
+/// The records of indices `range` of `tier`, from the child tiers held
+/// by `solved` (every one of them must be): a part of a tier, for a solve
+/// split among several processes. A loop-free tier may be split anywhere,
+/// each index solved on its own; a loopy tier is solved whole, so `range`
+/// must then be all of it. Adds a loopy tier's work to `stats`.
+///
+/// # Errors
+/// As [`solve_loop_free`]; a loopy tier asked for in part.
+pub fn solve_part<G: Tiered>(
+    game: &G,
+    solved: &LoopFreeSolution<G::Tier>,
+    tier: G::Tier,
+    range: std::ops::Range<u64>,
+    stats: &mut LoopyStats,
+) -> Result<Vec<Record>, LoopFreeError> {
+    match game.tier_type(tier) {
+        TierType::LoopFree => range
+            .into_par_iter()
+            .map(|i| solve_one(game, solved, tier, i))
+            .collect(),
+        TierType::Loopy => {
+            if range != (0..game.tier_size(tier)) {
+                return Err(LoopFreeError::LoopyPart(game.tier_name(tier)));
+            }
+            crate::loopy::solve_loopy_tier(game, solved, tier, stats).map(|r| r.to_dense())
+        }
+    }
 }
 
 /// The record of index `i` of `tier`, from the solved child tiers.

@@ -15,6 +15,9 @@ use topitop_topolo::layout::Layout;
 use topitop_topolo::Topolo;
 
 use crate::plan::{estimate, Plan, Store};
+use crate::solve::Counting;
+use crate::values::Values;
+use topitop_cli::distributed::{Memory, Unit, Units};
 
 /// Topolo's commands, for the binary's list of games.
 pub fn commands() -> Box<dyn Commands> {
@@ -45,6 +48,8 @@ impl Commands for TopoloCommands {
                 game,
                 plan: None,
                 solved: None,
+                units: Vec::new(),
+                made: None,
             },
             &args,
         )
@@ -109,6 +114,10 @@ struct TopoloSolver {
     /// Made by [`Solver::needs`], once the board is known to fit.
     plan: Option<Plan>,
     solved: Option<crate::solve::Solved>,
+    /// The units of a distributed solve, once split.
+    units: Vec<crate::units::Unit>,
+    /// The template a worker made last, for its next unit.
+    made: crate::units::Made,
 }
 
 impl TopoloSolver {
@@ -116,6 +125,96 @@ impl TopoloSolver {
         self.plan
             .as_ref()
             .ok_or_else(|| anyhow::anyhow!("topolo's plan is made before solving"))
+    }
+
+    /// The plan, made now if [`Solver::needs`] has not made it (the
+    /// workers of a distributed solve do not ask).
+    fn made_plan(&mut self) -> anyhow::Result<&Plan> {
+        if self.plan.is_none() {
+            self.needs()?;
+        }
+        self.plan()
+    }
+}
+
+/// Topolo's solve in units, for a distributed solve: step 1's small games
+/// ([`crate::units`]); process 0 then does steps 2 and 3.
+impl Units for TopoloSolver {
+    fn units(&mut self, part_size: u64) -> anyhow::Result<Vec<Unit>> {
+        let plan = self.made_plan()?;
+        let list = crate::units::units(plan, part_size);
+        let sizes = list
+            .iter()
+            .map(|u| crate::units::values_of(plan, u))
+            .collect::<Vec<_>>();
+        self.units = list;
+        Ok(sizes
+            .into_iter()
+            .map(|size| Unit {
+                reads: Vec::new(),
+                size,
+            })
+            .collect())
+    }
+
+    fn memory(&mut self, part_size: u64) -> Memory {
+        let threads = rayon::current_num_threads();
+        let Ok(plan) = self.made_plan() else {
+            return Memory { lead: 0, worker: 0 };
+        };
+        let n = plan.indices();
+        // Process 0 holds every value as the single solve does; a worker
+        // a template and a unit's values.
+        let worker = plan.memory(threads) - n / 4 - n / 5 + part_size / 4;
+        Memory {
+            lead: plan.memory(threads),
+            worker,
+        }
+    }
+
+    fn kept_whole(&mut self, u: usize, kept: &mut [Kept]) -> bool {
+        let (Ok(plan), [kept]) = (self.plan(), kept) else {
+            return false;
+        };
+        let unit = &self.units[u];
+        kept.has_whole(
+            &crate::units::name(plan, unit),
+            crate::units::kept_len(plan, unit),
+        )
+    }
+
+    fn solve_unit(&mut self, u: usize, kept: &mut [Kept]) -> anyhow::Result<()> {
+        let [kept] = kept else {
+            anyhow::bail!("one database, so one checkpoint store");
+        };
+        let plan = self
+            .plan
+            .as_ref()
+            .ok_or_else(|| anyhow::anyhow!("topolo's plan is made before solving"))?;
+        let unit = &self.units[u];
+        let bytes = crate::units::solve(plan, unit, &mut self.made);
+        let name = crate::units::name(plan, unit);
+        kept.keep_bytes_now(&name, &bytes)
+            .map_err(|e| anyhow::anyhow!("cannot keep {name}: {e}"))
+    }
+
+    fn gather(&mut self, kept: &mut [Kept]) -> anyhow::Result<()> {
+        let [kept] = kept else {
+            anyhow::bail!("one database, so one checkpoint store");
+        };
+        self.made = None;
+        let plan = self.plan()?;
+        let values = Values::new(plan.indices());
+        let counting = Counting::new(plan.tiers().len());
+        for unit in &self.units {
+            let bytes = kept.reread_bytes(
+                &crate::units::name(plan, unit),
+                crate::units::kept_len(plan, unit),
+            )?;
+            crate::units::restore(plan, unit, &bytes, &values, &counting)?;
+        }
+        self.solved = Some(crate::solve::finish(plan, &values, &counting, 0));
+        Ok(())
     }
 }
 
@@ -215,6 +314,10 @@ impl Solver for TopoloSolver {
             max_remoteness: header.max_remoteness,
             bytes: header.encoded_len() + header.data_len(),
         })
+    }
+
+    fn units(&mut self) -> Option<&mut dyn Units> {
+        Some(self)
     }
 }
 

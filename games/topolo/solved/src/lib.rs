@@ -16,6 +16,7 @@ pub mod plan;
 pub mod score;
 pub mod solve;
 pub mod subgame;
+pub mod units;
 pub mod values;
 pub mod verify;
 

@@ -84,7 +84,6 @@ pub fn solve(
     store: &mut dyn Store,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> anyhow::Result<Solved> {
-    let layout = plan.layout();
     let values = Values::new(plan.indices());
     let counting = Counting::new(plan.tiers().len());
     let done = AtomicU64::new(0);
@@ -110,6 +109,14 @@ pub fn solve(
         }
         progress(done.load(Ordering::Relaxed).min(total), total);
     }
+    Ok(finish(plan, &values, &counting, resumed))
+}
+
+/// Steps 2 and 3, once every small game's values are in `values` and
+/// counted in `counting`: the open positions and the start, then the
+/// database's header and values. `resumed` is said in the result.
+pub fn finish(plan: &Plan, values: &Values, counting: &Counting, resumed: usize) -> Solved {
+    let layout = plan.layout();
     let read = |tier: Tier, i: u64| values.get(plan.place(tier).map_or(0, |p| p.1) + i);
     for first in layout.firsts() {
         for k in (1..layout.cells(first).len()).rev() {
@@ -128,12 +135,12 @@ pub fn solve(
     c[3] = 1;
     counting.add(k, &c);
     let start_value = values.get(plan.index_of(&Position::EMPTY));
-    Ok(Solved {
-        header: header(plan, &counting),
-        data: packed(plan, &values),
+    Solved {
+        header: header(plan, counting),
+        data: packed(plan, values),
         start: trit_value(start_value),
         resumed,
-    })
+    }
 }
 
 /// The header of the database of `plan` from its counts.

@@ -23,6 +23,8 @@ use crate::options::GameArgs;
 use crate::progress::CountBar;
 use crate::solve_lock::{create_out_dir, SolveLock};
 
+mod parts;
+
 /// The checkpoints of a solve, kept from the end of its grace on: the
 /// store of every solver, the framework's and a game's own.
 pub struct Kept {
@@ -33,6 +35,9 @@ pub struct Kept {
     from: Option<Instant>,
     /// Parts taken from earlier runs so far.
     resumed: usize,
+    /// Tiers kept in several parts (a distributed solve's), by name: each
+    /// part's name and records, in order.
+    split: std::collections::HashMap<String, Vec<(String, u64)>>,
 }
 
 impl Kept {
@@ -46,7 +51,76 @@ impl Kept {
             files: TierCheckpoints::open(path.with_extension("ckpt"), made_from)?,
             from: Instant::now().checked_add(Duration::from_secs(grace_secs)),
             resumed: 0,
+            split: Default::default(),
         })
+    }
+
+    /// The checkpoints beside the database `path` of the solve `made_from`
+    /// that another process of a distributed solve opened and made
+    /// ([`Kept::make`]), to keep parts beside it from the start.
+    ///
+    /// # Errors
+    /// A checkpoint directory of another solve, or one that cannot be read.
+    pub fn join(path: &std::path::Path, made_from: &str) -> anyhow::Result<Kept> {
+        Ok(Kept {
+            files: TierCheckpoints::join(path.with_extension("ckpt"), made_from)?,
+            from: Some(Instant::now()),
+            resumed: 0,
+            split: Default::default(),
+        })
+    }
+
+    /// Makes the checkpoint directory now, for other processes to join,
+    /// and keeps everything from now on.
+    ///
+    /// # Errors
+    /// It could not be made.
+    pub fn make(&mut self) -> anyhow::Result<()> {
+        self.from = Some(Instant::now());
+        self.files
+            .make()
+            .map_err(|e| anyhow::anyhow!("cannot make the checkpoint directory: {e}"))
+    }
+
+    /// Keeps `records` as part `name` at once, and waits until the file is
+    /// synced and in place, where other processes find it.
+    ///
+    /// # Errors
+    /// It could not be written.
+    pub fn keep_now(&mut self, name: &str, records: &[Record]) -> std::io::Result<()> {
+        self.files.save(name, records)?;
+        self.files.flush()
+    }
+
+    /// [`Kept::keep_now`] for a part in a solver's own form.
+    ///
+    /// # Errors
+    /// It could not be written.
+    pub fn keep_bytes_now(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+        self.files.save_bytes(name, bytes)?;
+        self.files.flush()
+    }
+
+    /// The `len` bytes of part `name`, kept by this solve or another
+    /// process of it.
+    ///
+    /// # Errors
+    /// The part is missing, damaged, or not `len` bytes long.
+    pub fn reread_bytes(&mut self, name: &str, len: u64) -> std::io::Result<Vec<u8>> {
+        self.files.reread_bytes(name, len)
+    }
+
+    /// Whether part `name` of `len` bytes is kept whole from an earlier
+    /// run (read and checked; a damaged file is said and set aside).
+    pub fn has_whole(&mut self, name: &str, len: u64) -> bool {
+        self.files.holds(name) && self.load_with(|f| f.load_bytes(name, len)).is_some()
+    }
+
+    /// Says that the tier `name` is kept as the `parts` given (each
+    /// part's name and records, in order), so that
+    /// [`TierStore::reread`] reads them one after another.
+    pub fn split(&mut self, name: String, parts: Vec<(String, u64)>) {
+        self.split.insert(name, parts);
     }
 
     /// What `read` finds among the checkpoints, each file it set aside
@@ -115,7 +189,14 @@ impl TierStore for Kept {
     }
 
     fn reread(&mut self, name: &str, size: u64) -> std::io::Result<Vec<Record>> {
-        self.files.reread(name, size)
+        let Some(parts) = self.split.get(name) else {
+            return self.files.reread(name, size);
+        };
+        let mut records = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        for (part, n) in parts.clone() {
+            records.extend(self.files.reread(&part, n)?);
+        }
+        Ok(records)
     }
 }
 
@@ -238,86 +319,160 @@ pub trait Solver {
     /// # Errors
     /// The database cannot be written.
     fn write(&mut self, k: usize, path: &Path, level: i32, kept: &mut Kept) -> anyhow::Result<Solved>;
+
+    /// Its solve split into units that processes solve apart, for a
+    /// distributed solve; `None` for a solver that runs in one process
+    /// only.
+    fn units(&mut self) -> Option<&mut dyn crate::distributed::Units> {
+        None
+    }
 }
 
 /// Runs `solve` with `solver`: refuses what the machine cannot hold, takes
 /// every target's lock (all or none), clears what killed writers left,
-/// solves with checkpoints, then writes and reports each database.
+/// solves with checkpoints, then writes and reports each database. Started
+/// by an MPI launcher (`mpirun`, `srun`) in a build with MPI, the processes
+/// share the solve instead ([`crate::distributed`]).
 ///
 /// # Errors
 /// Those of the solver, an output that cannot be claimed or written, or a
 /// solve the machine cannot hold.
 pub fn run_solver(solver: &mut dyn Solver, args: &Args) -> anyhow::Result<()> {
+    match crate::distributed::launched(solver, args) {
+        Some(outcome) => outcome,
+        None => run_alone(solver, args),
+    }
+}
+
+/// [`run_solver`] in this process alone.
+///
+/// # Errors
+/// As [`run_solver`].
+pub fn run_alone(solver: &mut dyn Solver, args: &Args) -> anyhow::Result<()> {
     init_threads(args.threads)?;
     let needs = solver.needs()?;
     check_memory(&solver.title(), &needs, args.ignore_memory_estimate)?;
-    create_out_dir(&args.out)?;
-    let targets = solver.targets(&args.out);
-    if let Some(t) = targets.iter().find(|t| t.path.is_dir()) {
-        anyhow::bail!(
-            "{} is a directory: solve writes its database there; remove it or choose another --out",
-            t.path.display()
-        );
+    let mut claim = Claim::take(solver, args, needs.disk)?;
+    let clock = Clock::start();
+    solver.solve(&mut claim.kept)?;
+    claim.write(solver, args, &clock)
+}
+
+/// When a solve started, on the wall clock and in CPU time.
+pub struct Clock {
+    start: Instant,
+    cpu: Option<Duration>,
+    /// CPU time other processes of the solve spent on it.
+    others: Duration,
+}
+
+impl Clock {
+    /// Now.
+    pub fn start() -> Clock {
+        Clock {
+            start: Instant::now(),
+            cpu: cpu_time(),
+            others: Duration::ZERO,
+        }
     }
-    topitop_files::ensure_space(
-        &args.out,
-        needs.disk,
-        "this solve (checkpoints, then the database)",
-    )?;
-    let mut locks = Vec::with_capacity(targets.len());
-    for t in &targets {
-        match SolveLock::take(&t.path) {
-            Ok(lock) => locks.push(lock),
-            Err(e) => {
-                locks.into_iter().for_each(SolveLock::release);
-                return Err(e);
+
+    /// Counts `cpu`, the CPU time another process of the solve spent.
+    pub fn add_cpu(&mut self, cpu: Duration) {
+        self.others += cpu;
+    }
+}
+
+/// What a solve holds while it runs: its databases, their locks and
+/// their checkpoints.
+pub struct Claim {
+    targets: Vec<Target>,
+    locks: Vec<SolveLock>,
+    /// The checkpoints, one store a target.
+    pub kept: Vec<Kept>,
+}
+
+impl Claim {
+    /// Claims `solver`'s output in `args.out`: the folder made, room for
+    /// `disk` bytes checked, every target's lock taken (all or none), and
+    /// what killed writers left cleared.
+    ///
+    /// # Errors
+    /// The output cannot be claimed: a directory in a database's place,
+    /// too little disk, another solve holding a lock.
+    pub fn take(solver: &dyn Solver, args: &Args, disk: u64) -> anyhow::Result<Claim> {
+        create_out_dir(&args.out)?;
+        let targets = solver.targets(&args.out);
+        if let Some(t) = targets.iter().find(|t| t.path.is_dir()) {
+            anyhow::bail!(
+                "{} is a directory: solve writes its database there; remove it or choose another --out",
+                t.path.display()
+            );
+        }
+        topitop_files::ensure_space(&args.out, disk, "this solve (checkpoints, then the database)")?;
+        let mut locks = Vec::with_capacity(targets.len());
+        for t in &targets {
+            match SolveLock::take(&t.path) {
+                Ok(lock) => locks.push(lock),
+                Err(e) => {
+                    locks.into_iter().for_each(SolveLock::release);
+                    return Err(e);
+                }
             }
         }
+        let kept = targets
+            .iter()
+            .map(|t| {
+                topitop_db::remove_stale_temps(&t.path)?;
+                Kept::open(&t.path, &t.made_from, args.checkpoint_after)
+            })
+            .collect::<anyhow::Result<Vec<Kept>>>()?;
+        Ok(Claim { targets, locks, kept })
     }
-    let mut kept = targets
-        .iter()
-        .map(|t| {
-            topitop_db::remove_stale_temps(&t.path)?;
-            Kept::open(&t.path, &t.made_from, args.checkpoint_after)
-        })
-        .collect::<anyhow::Result<Vec<Kept>>>()?;
-    let start = Instant::now();
-    let cpu_start = cpu_time();
-    solver.solve(&mut kept)?;
-    let secs = start.elapsed().as_secs_f64();
-    let cpu = cpu_start
-        .zip(cpu_time())
-        .map(|(a, b)| b.saturating_sub(a).as_secs_f64());
-    let time = format!(
-        " in {secs:.1} s{}",
-        cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s"))
-    );
-    let several = targets.len() > 1;
-    let mut positions = 0;
-    let mut out = std::io::stdout().lock();
-    for (k, ((target, mut kept), lock)) in targets.iter().zip(kept).zip(locks).enumerate() {
-        let solved = solver.write(k, &target.path, args.zstd_level, &mut kept)?;
-        let resumed = kept.resumed;
-        // The database is in place: what it was made from goes before
-        // anything is printed, so a closed standard output leaves nothing.
-        kept.finish(&target.path)?;
-        lock.release();
-        positions += solved.counts.iter().sum::<u64>();
-        solved.print(&mut out, resumed, (!several).then_some(&time), &target.path)?;
-        if several {
-            writeln!(out)?;
+
+    /// Writes and reports every database once `solver` has solved them,
+    /// with the time since `clock`, then lets go of each one's
+    /// checkpoints and lock.
+    ///
+    /// # Errors
+    /// A database or report that cannot be written.
+    pub fn write(self, solver: &mut dyn Solver, args: &Args, clock: &Clock) -> anyhow::Result<()> {
+        let secs = clock.start.elapsed().as_secs_f64();
+        let cpu = clock
+            .cpu
+            .zip(cpu_time())
+            .map(|(a, b)| (b.saturating_sub(a) + clock.others).as_secs_f64());
+        let time = format!(
+            " in {secs:.1} s{}",
+            cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s"))
+        );
+        let Claim { targets, locks, kept } = self;
+        let several = targets.len() > 1;
+        let mut positions = 0;
+        let mut out = std::io::stdout().lock();
+        for (k, ((target, mut kept), lock)) in targets.iter().zip(kept).zip(locks).enumerate() {
+            let solved = solver.write(k, &target.path, args.zstd_level, &mut kept)?;
+            let resumed = kept.resumed;
+            // The database is in place: what it was made from goes before
+            // anything is printed, so a closed standard output leaves nothing.
+            kept.finish(&target.path)?;
+            lock.release();
+            positions += solved.counts.iter().sum::<u64>();
+            solved.print(&mut out, resumed, (!several).then_some(&time), &target.path)?;
+            if several {
+                writeln!(out)?;
+            }
         }
+        if several {
+            writeln!(
+                out,
+                "solved {} databases together{time} ({:.1} M positions/s)",
+                targets.len(),
+                positions as f64 / secs / 1e6
+            )?;
+        }
+        out.flush()?;
+        Ok(())
     }
-    if several {
-        writeln!(
-            out,
-            "solved {} databases together{time} ({:.1} M positions/s)",
-            targets.len(),
-            positions as f64 / secs / 1e6
-        )?;
-    }
-    out.flush()?;
-    Ok(())
 }
 
 /// Refuses a solve whose estimated peak memory is beyond what the machine
@@ -325,7 +480,7 @@ pub fn run_solver(solver: &mut dyn Solver, args: &Args) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// The estimate exceeds the memory available.
-fn check_memory(title: &str, needs: &Needs, ignore: bool) -> anyhow::Result<()> {
+pub(crate) fn check_memory(title: &str, needs: &Needs, ignore: bool) -> anyhow::Result<()> {
     if let Some(avail) = crate::common::available_memory().filter(|&a| needs.memory > a) {
         anyhow::ensure!(
             ignore,
@@ -345,7 +500,7 @@ fn check_memory(title: &str, needs: &Needs, ignore: bool) -> anyhow::Result<()> 
 }
 
 /// `bytes` in kB, MB or GB, as a person reads a size.
-fn human_bytes(bytes: u64) -> String {
+pub(crate) fn human_bytes(bytes: u64) -> String {
     let b = bytes as f64;
     if b >= 1e9 {
         format!("{:.1} GB", b / 1e9)
@@ -380,6 +535,8 @@ pub struct TierSolver<G: Tiered> {
     /// leave memory, rather than staying packed in memory to the end.
     spills: bool,
     solution: Option<LoopFreeSolution<G::Tier>>,
+    /// Its units, once split for a distributed solve.
+    split: Option<parts::Split<G::Tier>>,
 }
 
 impl<G: Tiered> TierSolver<G> {
@@ -401,6 +558,7 @@ impl<G: Tiered> TierSolver<G> {
                 .checked_add(Duration::from_secs(args.checkpoint_after))
                 .is_some(),
             solution: None,
+            split: None,
         })
     }
 }
@@ -454,6 +612,10 @@ impl<G: Tiered> Solver for TierSolver<G> {
         bar.finish();
         self.solution = Some(solution);
         Ok(())
+    }
+
+    fn units(&mut self) -> Option<&mut dyn crate::distributed::Units> {
+        Some(self)
     }
 
     fn write(&mut self, _: usize, path: &Path, level: i32, kept: &mut Kept) -> anyhow::Result<Solved> {
@@ -555,6 +717,13 @@ pub struct Args {
     /// memory (packed) to the end.
     #[arg(long, default_value_t = 10, value_name = "SECS")]
     pub checkpoint_after: u64,
+    /// Indices of a loop-free tier one process solves at a time when
+    /// several share the solve (under `mpirun` or `srun`, in a build with
+    /// MPI): smaller parts spread a large tier over more processes, and
+    /// each needs less memory.
+    #[arg(long, default_value_t = crate::distributed::DEFAULT_PART_SIZE, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub part_size: u64,
     /// Solve even if the estimated memory exceeds what the machine has
     /// available.
     #[arg(long)]
