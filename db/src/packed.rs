@@ -364,6 +364,68 @@ pub fn write_packed(path: &Path, mut header: PackedHeader, data: &[u8]) -> Resul
     Ok(header)
 }
 
+/// [`write_packed`] for values made a piece at a time, never all in
+/// memory: `fill` gives every tier's packed bytes, in order, to the sink
+/// it is handed (pieces of any length), and the file's blocks are
+/// checksummed as they pass. The header (`header`, but for its block
+/// checksums) goes in place once the data is written.
+///
+/// # Errors
+/// The file cannot be written, `fill` fails, or it gives another number
+/// of bytes than the tiers' sizes take.
+pub fn write_packed_streamed(
+    path: &Path,
+    mut header: PackedHeader,
+    fill: impl FnOnce(&mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()>,
+) -> Result<PackedHeader, DbError> {
+    use std::io::{Seek, SeekFrom};
+    let data_len = header.data_len();
+    header.blocks = vec![0; data_len.div_ceil(BLOCK_BYTES) as usize];
+    let head_len = header.encode().len();
+    let mut blocks = Vec::with_capacity(header.blocks.len());
+    let mut written = 0u64;
+    crate::temps::write_atomically(path, |out| {
+        out.write_all(&vec![0u8; head_len])?;
+        let mut block = Vec::with_capacity(BLOCK_BYTES as usize);
+        fill(&mut |mut bytes: &[u8]| {
+            written += bytes.len() as u64;
+            while !bytes.is_empty() {
+                let n = bytes.len().min(BLOCK_BYTES as usize - block.len());
+                block.extend_from_slice(&bytes[..n]);
+                bytes = &bytes[n..];
+                if block.len() == BLOCK_BYTES as usize {
+                    blocks.push(checksum(&block));
+                    out.write_all(&block)?;
+                    block.clear();
+                }
+            }
+            Ok(())
+        })?;
+        if !block.is_empty() {
+            blocks.push(checksum(&block));
+            out.write_all(&block)?;
+        }
+        if written != data_len {
+            return Err(std::io::Error::other(format!(
+                "{written} bytes of values for tiers of {data_len} bytes"
+            )));
+        }
+        header.blocks = std::mem::take(&mut blocks);
+        let head = header.encode();
+        if head.len() != head_len {
+            return Err(std::io::Error::other(
+                "the header changed length as its checksums were filled in",
+            ));
+        }
+        out.flush()?;
+        let file = out.get_mut();
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&head)?;
+        file.seek(SeekFrom::End(0)).map(drop)
+    })?;
+    Ok(header)
+}
+
 /// The order in which a value database stores `game`'s tiers: the game's
 /// own ([`Tiered::tiers`]), as Topolo's solve writes them. A reader
 /// refuses a file whose tiers are listed otherwise ([`PackedDb::holds`]).

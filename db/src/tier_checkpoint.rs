@@ -251,21 +251,11 @@ impl TierCheckpoints {
     /// The file is missing, damaged, or does not hold `size` records.
     pub fn reread(&mut self, name: &str, size: u64) -> std::io::Result<Vec<Record>> {
         let bytes = self.reread_bytes(name, size.saturating_mul(2))?;
-        let path = self.file_of(name);
-        let bad = |why: String| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!(
-                    "{}: {why}; run the solve again: it resumes from the other files and solves tier {name} again",
-                    path.display()
-                ),
-            )
-        };
         bytes
             .chunks_exact(2)
             .map(|c| Record::from_bits(u16::from_le_bytes([c[0], c[1]])))
             .collect::<Option<Vec<Record>>>()
-            .ok_or_else(|| bad(format!("tier {name} holds a value that is not a record")))
+            .ok_or_else(|| damaged(&self.file_of(name), name, "it holds a value that is not a record"))
     }
 
     /// The `len` bytes of part `name` that this solve kept, or that another
@@ -277,15 +267,7 @@ impl TierCheckpoints {
     pub fn reread_bytes(&mut self, name: &str, len: u64) -> std::io::Result<Vec<u8>> {
         self.flush()?;
         let path = self.file_of(name);
-        let bad = |why: String| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!(
-                    "{}: {why}; run the solve again: it resumes from the other files and solves {name} again",
-                    path.display()
-                ),
-            )
-        };
+        let bad = |why: String| damaged(&path, name, &why);
         let bytes = read_level(&path)
             .map_err(&bad)?
             .into_iter()
@@ -453,6 +435,18 @@ impl Drop for TierCheckpoints {
         // tell, and the part is solved again on resuming.
         let _ = self.flush();
     }
+}
+
+/// The error of part `name`, which the solve kept in `path` and cannot
+/// read back, for `why`.
+fn damaged(path: &Path, name: &str, why: &str) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "{}: {name}: {why}; run the solve again: it resumes from the other files and solves {name} again",
+            path.display()
+        ),
+    )
 }
 
 /// A writer that also hashes what goes through it.

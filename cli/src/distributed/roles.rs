@@ -48,19 +48,26 @@ pub trait Link {
     fn try_receive(&self) -> Option<(usize, Vec<u64>)>;
 }
 
-/// Waits for the next message, checking more and more rarely (to every
-/// quarter millisecond), so that a process waiting for work leaves the
-/// cores to those solving yet answers within a fraction of a unit's time.
-fn receive(link: &dyn Link) -> (usize, Vec<u64>) {
+/// Waits for the next message, checking more and more rarely, up to
+/// every `cap`, so that a process waiting leaves the cores to those
+/// solving yet answers within a fraction of a unit's time.
+fn receive(link: &dyn Link, cap: Duration) -> (usize, Vec<u64>) {
     let mut nap = Duration::from_micros(10);
     loop {
         if let Some(m) = link.try_receive() {
             return m;
         }
         std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_micros(250));
+        nap = (nap * 2).min(cap);
     }
 }
+
+/// How often process 0 looks for messages at the least: each worker has
+/// a unit ahead, so a millisecond's delay costs none of them time.
+const LEAD_NAP: Duration = Duration::from_millis(1);
+
+/// How often a worker looks for messages at the least.
+const WORKER_NAP: Duration = Duration::from_micros(250);
 
 /// `text` as words: its length in bytes, then its bytes eight a word.
 fn words_of(kind: u64, text: &str) -> Vec<u64> {
@@ -204,7 +211,7 @@ fn lead(solver: &mut dyn Solver, args: &Args, crew: &mut Crew) -> anyhow::Result
                     }
                 }
             }
-            let (from, words) = receive(link);
+            let (from, words) = receive(link, LEAD_NAP);
             match words.first().copied() {
                 Some(READY) => ready_ranks[from] = true,
                 Some(DONE) => {
@@ -230,7 +237,7 @@ fn lead(solver: &mut dyn Solver, args: &Args, crew: &mut Crew) -> anyhow::Result
     // Each worker's CPU time, so that the report counts the whole solve's.
     let mut left = ranks - 1;
     while left > 0 {
-        let (from, words) = receive(link);
+        let (from, words) = receive(link, LEAD_NAP);
         match words.first().copied() {
             Some(BYE) => {
                 clock.add_cpu(Duration::from_micros(words.get(1).copied().unwrap_or(0)));
@@ -317,7 +324,7 @@ fn work(solver: &mut dyn Solver, args: &Args, link: &dyn Link) {
         link.send(0, &words_of(FAILED, &text));
     };
     loop {
-        let (from, words) = receive(link);
+        let (from, words) = receive(link, WORKER_NAP);
         match (from, words.first().copied()) {
             (0, Some(GO)) => break,
             (0, Some(STOP)) => return,
@@ -352,7 +359,7 @@ fn work(solver: &mut dyn Solver, args: &Args, link: &dyn Link) {
     link.send(0, &[READY]);
     let cpu_start = cpu_time();
     loop {
-        let (from, words) = receive(link);
+        let (from, words) = receive(link, WORKER_NAP);
         if from != 0 {
             continue;
         }

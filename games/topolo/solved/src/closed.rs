@@ -69,6 +69,13 @@ pub fn add_counts(mut x: Vec<[u64; 4]>, y: Vec<[u64; 4]>) -> Vec<[u64; 4]> {
     x
 }
 
+/// The per-state part of [`Subgames`]: each state's second class under
+/// each reflection, and its tier in the template.
+pub struct StateParts {
+    bimg: Vec<[u64; 4]>,
+    tier_of_state: Vec<u16>,
+}
+
 /// What every full first class of one template shares, to solve, check
 /// and count it.
 pub struct Subgames<'a> {
@@ -96,11 +103,17 @@ pub struct Subgames<'a> {
 impl<'a> Subgames<'a> {
     /// What the full first classes of template `t` share.
     pub fn new(layout: &'a Layout, t: &'a Template) -> Subgames<'a> {
-        let game = layout.game();
-        let (first, full) = (t.first, t.full);
-        let nb = layout.cells(first.other()).len();
+        Subgames::with_parts(layout, t, Subgames::parts(layout, t))
+    }
+
+    /// The part of [`Subgames::new`] that takes time in proportion to the
+    /// template's states: each state's images and tier. A process solving
+    /// a template's small games in several units makes it once
+    /// ([`Subgames::into_parts`]).
+    pub fn parts(layout: &Layout, t: &Template) -> StateParts {
+        let nb = layout.cells(t.first.other()).len();
         let base = u64::from(layout.base());
-        let bmap = ImageMap::new(layout, first.other());
+        let bmap = ImageMap::new(layout, t.first.other());
         let bimg: Vec<[u64; 4]> = t
             .codes
             .par_iter()
@@ -109,6 +122,30 @@ impl<'a> Subgames<'a> {
                 std::array::from_fn(|r| bmap.image(r, &d, base))
             })
             .collect();
+        let tier_of_state = t
+            .tiers
+            .iter()
+            .enumerate()
+            .flat_map(|(k, tt)| std::iter::repeat_n(k as u16, tt.len))
+            .collect();
+        StateParts { bimg, tier_of_state }
+    }
+
+    /// Gives back the parts [`Subgames::parts`] made, for the next unit
+    /// of the same template.
+    pub fn into_parts(self) -> StateParts {
+        StateParts {
+            bimg: self.bimg,
+            tier_of_state: self.tier_of_state,
+        }
+    }
+
+    /// [`Subgames::new`] from the parts [`Subgames::parts`] made for `t`.
+    pub fn with_parts(layout: &'a Layout, t: &'a Template, parts: StateParts) -> Subgames<'a> {
+        let game = layout.game();
+        let (first, full) = (t.first, t.full);
+        let nb = layout.cells(first.other()).len();
+        let StateParts { bimg, tier_of_state } = parts;
         let rows_odd = game.shape().rows() % 2 == 1;
         let red_total = game.pieces(Color::Red) as usize;
         let red_b = red_total - usize::from(full[0] + full[1] + full[2]);
@@ -121,12 +158,7 @@ impl<'a> Subgames<'a> {
             bimg,
             full_elsewhere: rows_odd && first == Class::Even && red_b == odd_cells.div_ceil(2),
             swap_fits: !rows_odd && red_b == nb.div_ceil(2),
-            tier_of_state: t
-                .tiers
-                .iter()
-                .enumerate()
-                .flat_map(|(k, tt)| std::iter::repeat_n(k as u16, tt.len))
-                .collect(),
+            tier_of_state,
         }
     }
 

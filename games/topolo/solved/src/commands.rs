@@ -9,14 +9,13 @@ use topitop_cli::cmd;
 use topitop_cli::cmd::solve::{run_solver, Kept, Needs, Solved, Solver, Target};
 use topitop_cli::progress::CountBar;
 use topitop_cli::registry::{game, game_of_db, tiered, Commands, Shelved};
-use topitop_db::packed::{write_packed, PackedDb};
+use topitop_db::packed::{write_packed, write_packed_streamed, PackedDb, PackedHeader};
 use topitop_game_api::{Game, GameOption, Registered};
 use topitop_topolo::layout::Layout;
 use topitop_topolo::Topolo;
 
 use crate::plan::{estimate, Plan, Store};
-use crate::solve::Counting;
-use crate::values::Values;
+use crate::units;
 use topitop_cli::distributed::{Memory, Unit, Units};
 
 /// Topolo's commands, for the binary's list of games.
@@ -50,6 +49,7 @@ impl Commands for TopoloCommands {
                 solved: None,
                 units: Vec::new(),
                 made: None,
+                gathered: None,
             },
             &args,
         )
@@ -118,6 +118,8 @@ struct TopoloSolver {
     units: Vec<crate::units::Unit>,
     /// The template a worker made last, for its next unit.
     made: crate::units::Made,
+    /// What process 0 of a distributed solve holds to write the database.
+    gathered: Option<units::Gathered>,
 }
 
 impl TopoloSolver {
@@ -142,11 +144,8 @@ impl TopoloSolver {
 impl Units for TopoloSolver {
     fn units(&mut self, part_size: u64) -> anyhow::Result<Vec<Unit>> {
         let plan = self.made_plan()?;
-        let list = crate::units::units(plan, part_size);
-        let sizes = list
-            .iter()
-            .map(|u| crate::units::values_of(plan, u))
-            .collect::<Vec<_>>();
+        let list = units::units(plan, part_size);
+        let sizes = list.iter().map(|u| units::values_of(plan, u)).collect::<Vec<_>>();
         self.units = list;
         Ok(sizes
             .into_iter()
@@ -163,12 +162,14 @@ impl Units for TopoloSolver {
             return Memory { lead: 0, worker: 0 };
         };
         let n = plan.indices();
-        // Process 0 holds every value as the single solve does; a worker
-        // a template and a unit's values.
-        let worker = plan.memory(threads) - n / 4 - n / 5 + part_size / 4;
+        // A worker holds a template and a unit's values; process 0 the
+        // values of the open tiers and of those step 2 reads, then a
+        // template's units at a time as it writes the database.
+        let template = plan.memory(threads) - n / 4 - n / 5;
+        let (small, largest_template) = units::gathered_values(plan);
         Memory {
-            lead: plan.memory(threads),
-            worker,
+            lead: small + largest_template / 4 + (64 << 20),
+            worker: template + part_size / 4,
         }
     }
 
@@ -177,10 +178,8 @@ impl Units for TopoloSolver {
             return false;
         };
         let unit = &self.units[u];
-        kept.has_whole(
-            &crate::units::name(plan, unit),
-            crate::units::kept_len(plan, unit),
-        )
+        kept.has_whole(&units::name(plan, unit), units::kept_len(plan, unit))
+            && kept.has_whole(&units::side_name(plan, unit), units::side_len(plan, unit))
     }
 
     fn solve_unit(&mut self, u: usize, kept: &mut [Kept]) -> anyhow::Result<()> {
@@ -192,10 +191,16 @@ impl Units for TopoloSolver {
             .as_ref()
             .ok_or_else(|| anyhow::anyhow!("topolo's plan is made before solving"))?;
         let unit = &self.units[u];
-        let bytes = crate::units::solve(plan, unit, &mut self.made);
-        let name = crate::units::name(plan, unit);
-        kept.keep_bytes_now(&name, &bytes)
-            .map_err(|e| anyhow::anyhow!("cannot keep {name}: {e}"))
+        let bytes = units::solve(plan, unit, &mut self.made);
+        // The side part last: with it kept, the unit is whole.
+        for (name, bytes) in [
+            (units::name(plan, unit), bytes.clone()),
+            (units::side_name(plan, unit), units::side(plan, unit, &bytes)),
+        ] {
+            kept.keep_bytes_now(&name, &bytes)
+                .map_err(|e| anyhow::anyhow!("cannot keep {name}: {e}"))?;
+        }
+        Ok(())
     }
 
     fn gather(&mut self, kept: &mut [Kept]) -> anyhow::Result<()> {
@@ -204,16 +209,10 @@ impl Units for TopoloSolver {
         };
         self.made = None;
         let plan = self.plan()?;
-        let values = Values::new(plan.indices());
-        let counting = Counting::new(plan.tiers().len());
-        for unit in &self.units {
-            let bytes = kept.reread_bytes(
-                &crate::units::name(plan, unit),
-                crate::units::kept_len(plan, unit),
-            )?;
-            crate::units::restore(plan, unit, &bytes, &values, &counting)?;
-        }
-        self.solved = Some(crate::solve::finish(plan, &values, &counting, 0));
+        let gathered = units::gather(plan, &self.units, &mut |u| {
+            kept.reread_bytes(&units::side_name(plan, u), units::side_len(plan, u))
+        })?;
+        self.gathered = Some(gathered);
         Ok(())
     }
 }
@@ -283,18 +282,39 @@ impl Solver for TopoloSolver {
         _: usize,
         path: &std::path::Path,
         _level: i32,
-        _: &mut Kept,
+        kept: &mut Kept,
     ) -> anyhow::Result<Solved> {
-        let solved = self
-            .solved
-            .take()
-            .ok_or_else(|| anyhow::anyhow!("nothing solved to write"))?;
+        let named = |mut header: PackedHeader| {
+            header.game = "topolo".into();
+            header.variant = Game::variant(&self.game);
+            header.program = format!("topitop {}", topitop_cli::VERSION);
+            header
+        };
+        let (header, start) = if let Some(g) = self.gathered.take() {
+            // A distributed solve's: written a template at a time from its
+            // units, never holding every value.
+            let plan = self.plan()?;
+            let header = write_packed_streamed(path, named(g.header.clone()), |sink| {
+                units::write_values(
+                    plan,
+                    &self.units,
+                    &g,
+                    &mut |u| kept.reread_bytes(&units::name(plan, u), units::kept_len(plan, u)),
+                    sink,
+                )
+            })?;
+            (header, crate::solve::trit_value(g.start))
+        } else {
+            let solved = self
+                .solved
+                .take()
+                .ok_or_else(|| anyhow::anyhow!("nothing solved to write"))?;
+            (
+                write_packed(path, named(solved.header), &solved.data)?,
+                solved.start,
+            )
+        };
         let plan = self.plan()?;
-        let mut header = solved.header;
-        header.game = "topolo".into();
-        header.variant = Game::variant(&self.game);
-        header.program = format!("topitop {}", topitop_cli::VERSION);
-        let header = write_packed(path, header, &solved.data)?;
         let game = &self.game;
         Ok(Solved {
             what: format!("game topolo variant {} symmetry on", header.variant),
@@ -308,7 +328,7 @@ impl Solver for TopoloSolver {
             start: format!(
                 "{}: {} {}",
                 game.format_position(&game.start()),
-                solved.start.name(),
+                start.name(),
                 game.shape().cells()
             ),
             max_remoteness: header.max_remoteness,

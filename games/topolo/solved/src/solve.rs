@@ -144,7 +144,7 @@ pub fn finish(plan: &Plan, values: &Values, counting: &Counting, resumed: usize)
 }
 
 /// The header of the database of `plan` from its counts.
-fn header(plan: &Plan, counting: &Counting) -> PackedHeader {
+pub(crate) fn header(plan: &Plan, counting: &Counting) -> PackedHeader {
     let tiers = plan
         .tiers()
         .iter()
