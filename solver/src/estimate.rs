@@ -63,12 +63,7 @@ pub fn estimate<G: Tiered>(game: &G, symmetric: bool, packs: bool) -> Needs {
     let size = |t: G::Tier| game.tier_size(t);
     let indices: u64 = tiers.iter().map(|&t| size(t)).sum();
     let largest = tiers.iter().map(|&t| size(t)).max().unwrap_or(0);
-    // Moves inside the tier a position has, sampled in the largest.
-    let inside_per_position = tiers
-        .iter()
-        .filter(|&&t| game.tier_type(t) == TierType::Loopy)
-        .max_by_key(|&&t| size(t))
-        .map(|&t| inside_moves(game, t, symmetric));
+    let inside_per_position = inside_per_position(game, &tiers, symmetric);
     // A game with no loopy tier needs none of that.
     let working_of = |kept: f64| inside_per_position.map_or(0.0, |i| working_bytes(kept, kept * i));
     // Sampled once a tier: each share costs a few hundred unrankings.
@@ -77,7 +72,7 @@ pub fn estimate<G: Tiered>(game: &G, symmetric: bool, packs: bool) -> Needs {
         .map(|&t| (t, kept_share(game, t, symmetric)))
         .collect();
     let positions = |t: G::Tier| size(t) as f64 * shares.get(&t).copied().unwrap_or(1.0);
-    let held = |t: G::Tier| 2.0 * positions(t) + HELD_BYTES_PER_INDEX * size(t) as f64;
+    let held = |t: G::Tier| held_bytes(positions(t), size(t));
     // A cycle fails the solve itself; estimate as if every tier stayed.
     let Ok(mut schedule) = Schedule::new(game) else {
         let working = working_of(tiers.iter().map(|&t| positions(t)).fold(0.0, f64::max));
@@ -119,6 +114,22 @@ pub fn estimate<G: Tiered>(game: &G, symmetric: bool, packs: bool) -> Needs {
         largest,
         memory: peak.max(write) as u64,
     }
+}
+
+/// Moves inside its tier a position has, sampled in the largest loopy
+/// tier among `tiers`; `None` when none is loopy.
+fn inside_per_position<G: Tiered>(game: &G, tiers: &[G::Tier], symmetric: bool) -> Option<f64> {
+    tiers
+        .iter()
+        .filter(|&&t| game.tier_type(t) == TierType::Loopy)
+        .max_by_key(|&&t| game.tier_size(t))
+        .map(|&t| inside_moves(game, t, symmetric))
+}
+
+/// Bytes a tier of `size` indices, `positions` of them kept, takes held
+/// for lookups: two a position, and [`HELD_BYTES_PER_INDEX`] an index.
+fn held_bytes(positions: f64, size: u64) -> f64 {
+    2.0 * positions + HELD_BYTES_PER_INDEX * size as f64
 }
 
 /// Indices spread evenly through `tier`, at most `n` of them.
@@ -176,11 +187,7 @@ fn inside_moves<G: Tiered>(game: &G, tier: G::Tier, symmetric: bool) -> f64 {
 pub fn per_process<G: Tiered>(game: &G, symmetric: bool, unit: u64) -> u64 {
     let tiers = game.tiers();
     let size = |t: G::Tier| game.tier_size(t);
-    let inside_per_position = tiers
-        .iter()
-        .filter(|&&t| game.tier_type(t) == TierType::Loopy)
-        .max_by_key(|&&t| size(t))
-        .map(|&t| inside_moves(game, t, symmetric));
+    let inside_per_position = inside_per_position(game, &tiers, symmetric);
     let mut shares = std::collections::HashMap::new();
     let mut positions = |t: G::Tier| {
         let share = *shares.entry(t).or_insert_with(|| kept_share(game, t, symmetric));
@@ -200,7 +207,7 @@ pub fn per_process<G: Tiered>(game: &G, symmetric: bool, unit: u64) -> u64 {
         let held: f64 = game
             .child_tiers(t)
             .into_iter()
-            .map(|c| 2.0 * positions(c) + HELD_BYTES_PER_INDEX * size(c) as f64)
+            .map(|c| held_bytes(positions(c), size(c)))
             .sum();
         peak = peak.max(BASE_BYTES + held + working);
     }

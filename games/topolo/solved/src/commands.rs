@@ -251,7 +251,8 @@ impl Solver for TopoloSolver {
         // The board can be indexed: its plan gives the exact count of
         // indices and the memory from it, where the estimate above only
         // approximates the symmetry classes.
-        let plan = Plan::new(layout);
+        // A distributed solve's units may have made it already.
+        let plan = self.plan.take().unwrap_or_else(|| Plan::new(layout));
         let indices = plan.indices();
         let needs = Needs {
             memory: plan.memory(threads),

@@ -42,6 +42,10 @@ pub struct Plan {
     /// The first classes and their pieces, each with its number of
     /// canonical full classes.
     templates: Vec<(Class, Counts, u64)>,
+    /// Each template's closed tiers, by their places among the tiers:
+    /// found once here, for a distributed solve asks for them a unit at
+    /// a time, hundreds of thousands of units on 4×5.
+    of_template: HashMap<(Class, Counts), Vec<usize>>,
 }
 
 impl Plan {
@@ -52,10 +56,12 @@ impl Plan {
         let mut offsets = HashMap::with_capacity(tiers.len());
         let mut at = 0u64;
         let mut templates: Vec<(Class, Counts, u64)> = Vec::new();
+        let mut of_template: HashMap<(Class, Counts), Vec<usize>> = HashMap::new();
         for (k, (&t, &n)) in tiers.iter().zip(&sizes).enumerate() {
             offsets.insert(t, (k, at));
             at += n;
             if let Tier::Closed { first, full, .. } = t {
+                of_template.entry((first, full)).or_default().push(k);
                 if templates.last().is_none_or(|&(f, a, _)| (f, a) != (first, full)) {
                     let n = layout.full_codes(first, full).len() as u64;
                     templates.push((first, full, n));
@@ -68,6 +74,7 @@ impl Plan {
             sizes,
             offsets,
             templates,
+            of_template,
         }
     }
 
@@ -105,10 +112,11 @@ impl Plan {
     /// The tiers of template `first`, `full`, and where the first is.
     pub fn template_tiers(&self, first: Class, full: Counts) -> (Vec<Tier>, usize, u64) {
         let tiers: Vec<Tier> = self
-            .tiers
+            .of_template
+            .get(&(first, full))
+            .map_or(&[][..], Vec::as_slice)
             .iter()
-            .copied()
-            .filter(|t| matches!(t, Tier::Closed { first: f, full: a, .. } if *f == first && *a == full))
+            .map(|&k| self.tiers[k])
             .collect();
         let (k0, at) = tiers.first().and_then(|&t| self.place(t)).unwrap_or((0, 0));
         (tiers, k0, at)
