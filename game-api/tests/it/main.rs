@@ -1,0 +1,6 @@
+//! The integration tests of this crate, as one test binary: one link
+//! instead of one per file (docs/architecture.md, "Building fast").
+
+mod board;
+mod rank;
+mod rng;

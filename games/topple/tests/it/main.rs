@@ -1,0 +1,11 @@
+//! The integration tests of this crate, as one test binary: one link
+//! instead of one per file (docs/architecture.md, "Building fast").
+
+mod support;
+
+mod games;
+mod perft;
+mod rules;
+mod solve;
+mod symmetry;
+mod tiers;

@@ -1,0 +1,394 @@
+//! `topitop export --format parquet`, read back with the parquet crate and
+//! compared row by row with the TSV export of the same database.
+
+use crate::support;
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int8Type, UInt16Type, UInt64Type, UInt8Type};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{DataType, Schema};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::basic::{Compression, Encoding};
+use parquet::file::metadata::ParquetMetaData;
+
+use support::run::{stderr, stdout, temp_dir, topitop};
+
+/// A position row: position, tier, value, remoteness (none for draws).
+/// Position, tier, value, remoteness, then the turn and the eight piece
+/// counts.
+type Row = (String, u64, String, Option<u16>, Vec<u8>);
+
+/// The header of every positions table.
+const HEADER: &str = "position\ttier\tvalue\tremoteness\tturn\tboard_blue_buckets\tboard_red_buckets\tboard_smalls\tboard_larges\tleft_blue_buckets\tleft_red_buckets\tleft_smalls\tleft_larges";
+
+/// A summary row: tier (`all` or a number), value, remoteness, count.
+type SummaryRow = (String, String, Option<u16>, u64);
+
+/// Budget 2/2/2/2: wins, losses and draws, and about 2 million positions,
+/// so that the table spans two row groups of 2^20 rows.
+const BUDGET: &str = "2/2/2/2";
+
+/// The directory and database of the game every test exports, solved once.
+fn game() -> &'static (PathBuf, String) {
+    static GAME: OnceLock<(PathBuf, String)> = OnceLock::new();
+    GAME.get_or_init(|| {
+        let dir = temp_dir("parquet-game");
+        let o = topitop(&["solve", "--budget", BUDGET, "--out", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let db = dir.join("topitop_v1_0_2-2-2-2.db");
+        assert!(db.is_file(), "{}", stdout(&o));
+        (dir, db.to_str().unwrap().to_string())
+    })
+}
+
+/// The rows of the TSV export of the whole game, made once.
+fn all_rows() -> &'static [Row] {
+    static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        let tsv = game().0.join("all.tsv");
+        export(&[], &tsv);
+        tsv_rows(&tsv)
+    })
+}
+
+/// Runs `export` on the game with `args`, writing to `out`.
+fn export(args: &[&str], out: &Path) {
+    let mut all = vec!["export", "--db", &game().1, "-o", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let o = topitop(&all);
+    assert!(o.status.success(), "export {args:?}: {}", stderr(&o));
+}
+
+/// The rows of a TSV export (after its header line).
+fn tsv_rows(path: &Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(HEADER));
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 13, "{l}");
+            let rem = (!f[3].is_empty()).then(|| f[3].parse().unwrap());
+            let counts = f[4..].iter().map(|n| n.parse().unwrap()).collect();
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[2].to_string(),
+                rem,
+                counts,
+            )
+        })
+        .collect()
+}
+
+/// A Parquet file: its Arrow schema, footer metadata, key-value metadata
+/// and record batches.
+struct ParquetFile {
+    schema: Schema,
+    meta: ParquetMetaData,
+    kv: HashMap<String, String>,
+    batches: Vec<RecordBatch>,
+}
+
+fn read_parquet(path: &Path) -> ParquetFile {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
+    let schema = builder.schema().as_ref().clone();
+    let meta = builder.metadata().as_ref().clone();
+    let kv = meta
+        .file_metadata()
+        .key_value_metadata()
+        .into_iter()
+        .flatten()
+        .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
+        .collect();
+    let batches = builder.build().unwrap().map(|b| b.unwrap()).collect();
+    ParquetFile {
+        schema,
+        meta,
+        kv,
+        batches,
+    }
+}
+
+/// The value names of a `value` column, through its dictionary.
+fn value_names(batch: &RecordBatch) -> Vec<String> {
+    let dict = batch.column_by_name("value").unwrap().as_dictionary::<Int8Type>();
+    let names = dict.values().as_string::<i32>();
+    dict.keys()
+        .iter()
+        .map(|k| names.value(usize::try_from(k.unwrap()).unwrap()).to_string())
+        .collect()
+}
+
+fn remoteness(batch: &RecordBatch) -> Vec<Option<u16>> {
+    batch
+        .column_by_name("remoteness")
+        .unwrap()
+        .as_primitive::<UInt16Type>()
+        .iter()
+        .collect()
+}
+
+/// The rows of a positions file, and its `turn` column.
+fn parquet_rows(file: &ParquetFile) -> (Vec<Row>, Vec<u8>) {
+    let (mut rows, mut turns) = (Vec::new(), Vec::new());
+    for b in &file.batches {
+        let pos = b.column_by_name("position").unwrap().as_string::<i32>();
+        let tier = b.column_by_name("tier").unwrap().as_primitive::<UInt64Type>();
+        let turn = b.column_by_name("turn").unwrap().as_primitive::<UInt8Type>();
+        assert_eq!(pos.null_count() + tier.null_count() + turn.null_count(), 0);
+        let values = value_names(b);
+        let rems = remoteness(b);
+        let counts: Vec<_> = HEADER
+            .split('\t')
+            .skip(4)
+            .map(|name| b.column_by_name(name).unwrap().as_primitive::<UInt8Type>())
+            .collect();
+        for i in 0..b.num_rows() {
+            rows.push((
+                pos.value(i).to_string(),
+                tier.value(i),
+                values[i].clone(),
+                rems[i],
+                counts.iter().map(|c| c.value(i)).collect(),
+            ));
+            turns.push(turn.value(i));
+        }
+    }
+    (rows, turns)
+}
+
+fn value_type() -> DataType {
+    DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8))
+}
+
+/// Name, type and nullability of each column.
+fn columns(schema: &Schema) -> Vec<(String, DataType, bool)> {
+    schema
+        .fields()
+        .iter()
+        .map(|f| (f.name().clone(), f.data_type().clone(), f.is_nullable()))
+        .collect()
+}
+
+#[test]
+fn every_row_matches_the_tsv_export() {
+    let dir = temp_dir("parquet-whole");
+    let pq = dir.join("all.parquet");
+    export(&["--format", "parquet"], &pq);
+    let want = all_rows();
+    let file = read_parquet(&pq);
+
+    assert_eq!(
+        columns(&file.schema),
+        [
+            ("position".to_string(), DataType::Utf8, false),
+            ("tier".to_string(), DataType::UInt64, false),
+            ("value".to_string(), value_type(), false),
+            ("remoteness".to_string(), DataType::UInt16, true),
+            ("turn".to_string(), DataType::UInt8, false),
+            ("board_blue_buckets".to_string(), DataType::UInt8, false),
+            ("board_red_buckets".to_string(), DataType::UInt8, false),
+            ("board_smalls".to_string(), DataType::UInt8, false),
+            ("board_larges".to_string(), DataType::UInt8, false),
+            ("left_blue_buckets".to_string(), DataType::UInt8, false),
+            ("left_red_buckets".to_string(), DataType::UInt8, false),
+            ("left_smalls".to_string(), DataType::UInt8, false),
+            ("left_larges".to_string(), DataType::UInt8, false),
+        ]
+    );
+    let (rows, turns) = parquet_rows(&file);
+    assert_eq!(rows.len(), want.len());
+    // Same positions in the same order, with the same tier, value and
+    // remoteness (compared whole, then the first difference for the message).
+    if rows != want {
+        let i = rows.iter().zip(want.iter()).position(|(a, b)| a != b).unwrap();
+        panic!("row {i}: parquet {:?}, tsv {:?}", rows[i], want[i]);
+    }
+    // The game has every kind of row this test means to check.
+    let count = |v: &str| rows.iter().filter(|r| r.2 == v).count();
+    assert!(count("win") > 0 && count("lose") > 0 && count("draw") > 0);
+    // Remoteness is null exactly for draws.
+    assert!(rows.iter().all(|r| (r.2 == "draw") == r.3.is_none()));
+    // `turn` is the position string's first digit.
+    for (r, t) in rows.iter().zip(&turns) {
+        assert_eq!(r.0.as_bytes()[0], b'0' + t, "{r:?} turn {t}");
+    }
+    assert!(turns.contains(&1) && turns.contains(&2));
+
+    // Two row groups (2^20 rows, then the rest), zstd pages, positions
+    // as prefix lengths and suffixes.
+    let groups = file.meta.row_groups();
+    assert_eq!(groups.len(), rows.len().div_ceil(1 << 20));
+    assert!(groups.len() >= 2, "the game spans several row groups");
+    assert_eq!(groups[0].num_rows(), 1 << 20);
+    for g in groups {
+        assert!(g.column(0).encodings().any(|e| e == Encoding::DELTA_BYTE_ARRAY));
+        for c in g.columns() {
+            assert!(
+                matches!(c.compression(), Compression::ZSTD(_)),
+                "{:?}",
+                c.compression()
+            );
+        }
+    }
+
+    // What the file holds, for a reader without the command line.
+    for (k, v) in [
+        ("topitop.version", env!("CARGO_PKG_VERSION")),
+        ("topitop.rules", "v1/0"),
+        ("topitop.budget", BUDGET),
+        ("topitop.table", "positions"),
+        ("topitop.tier", "all"),
+        ("topitop.values", "all"),
+        (
+            "topitop.value_view",
+            "the value of the position for the player to move in it (turn)",
+        ),
+    ] {
+        assert_eq!(file.kv.get(k).map(String::as_str), Some(v), "{k}: {:?}", file.kv);
+    }
+    assert!(file.kv["topitop.solver"].starts_with("topitop "), "{:?}", file.kv);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn filters_keep_the_rows_the_tsv_export_keeps() {
+    let dir = temp_dir("parquet-filter");
+    let rows = all_rows();
+    // The tier with the most wins.
+    let mut wins: HashMap<u64, usize> = HashMap::new();
+    for r in rows.iter().filter(|r| r.2 == "win") {
+        *wins.entry(r.1).or_default() += 1;
+    }
+    let (&tier, _) = wins.iter().max_by_key(|&(t, n)| (n, t)).unwrap();
+    let tier_text = tier.to_string();
+
+    for (filter, tier_kept, values_kept) in [
+        (vec!["--value", "win"], "all", "win"),
+        (vec!["--tier", &tier_text], tier_text.as_str(), "all"),
+        (
+            vec!["--tier", &tier_text, "--value", "win"],
+            tier_text.as_str(),
+            "win",
+        ),
+        (vec!["--value", "draw,lose"], "all", "lose,draw"),
+    ] {
+        let (tsv, pq) = (dir.join("f.tsv"), dir.join("f.parquet"));
+        export(&filter, &tsv);
+        let mut args = filter.clone();
+        args.extend(["--format", "parquet"]);
+        export(&args, &pq);
+        let want = tsv_rows(&tsv);
+        let file = read_parquet(&pq);
+        let (got, _) = parquet_rows(&file);
+        assert!(!got.is_empty(), "{filter:?}");
+        assert_eq!(got, want, "{filter:?}");
+        // And they are the whole table's rows that pass the filter.
+        let keep = |r: &&Row| {
+            (tier_kept == "all" || r.1 == tier)
+                && (values_kept == "all" || values_kept.split(',').any(|v| v == r.2))
+        };
+        let expected: Vec<Row> = rows.iter().filter(keep).cloned().collect();
+        assert_eq!(got, expected, "{filter:?}");
+        assert_eq!(file.kv["topitop.tier"], tier_kept, "{filter:?}");
+        assert_eq!(file.kv["topitop.values"], values_kept, "{filter:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_summary_is_the_tsv_summary_with_types() {
+    let dir = temp_dir("parquet-summary");
+    let (tsv, pq) = (dir.join("s.tsv"), dir.join("s.parquet"));
+    export(&["--summary"], &tsv);
+    export(&["--summary", "--format", "parquet"], &pq);
+    let text = std::fs::read_to_string(&tsv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("tier\tvalue\tremoteness\tcount"));
+    let want: Vec<SummaryRow> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let rem = (!f[2].is_empty()).then(|| f[2].parse().unwrap());
+            (f[0].to_string(), f[1].to_string(), rem, f[3].parse().unwrap())
+        })
+        .collect();
+
+    let file = read_parquet(&pq);
+    assert_eq!(
+        columns(&file.schema),
+        [
+            ("tier".to_string(), DataType::Utf8, false),
+            ("value".to_string(), value_type(), false),
+            ("remoteness".to_string(), DataType::UInt16, true),
+            ("count".to_string(), DataType::UInt64, false),
+        ]
+    );
+    let mut got: Vec<SummaryRow> = Vec::new();
+    for b in &file.batches {
+        let tier = b.column_by_name("tier").unwrap().as_string::<i32>();
+        let count = b.column_by_name("count").unwrap().as_primitive::<UInt64Type>();
+        let values = value_names(b);
+        let rems = remoteness(b);
+        for i in 0..b.num_rows() {
+            got.push((
+                tier.value(i).to_string(),
+                values[i].clone(),
+                rems[i],
+                count.value(i),
+            ));
+        }
+    }
+    assert!(got.iter().any(|r| r.0 == "all") && got.iter().any(|r| r.0 != "all"));
+    assert!(got.iter().any(|r| r.1 == "draw" && r.2.is_none()));
+    assert_eq!(got, want);
+    // The `all` rows add up to every position.
+    let positions: u64 = got.iter().filter(|r| r.0 == "all").map(|r| r.3).sum();
+    assert_eq!(positions, all_rows().len() as u64);
+    assert_eq!(file.kv["topitop.table"], "summary");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_file_is_the_same_through_a_pipe_and_on_any_number_of_threads() {
+    let dir = temp_dir("parquet-pipe");
+    let pq = dir.join("a.parquet");
+    export(&["--format", "parquet"], &pq);
+    let file = std::fs::read(&pq).unwrap();
+    assert!(file.starts_with(b"PAR1") && file.ends_with(b"PAR1"));
+    // Standard output (a pipe here, not a terminal) gets the same bytes,
+    // with `-o -` and without -o.
+    for out in [&["-o", "-"][..], &[]] {
+        let mut args = vec!["export", "--db", &game().1, "--format", "parquet"];
+        args.extend_from_slice(out);
+        let o = topitop(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            o.stdout == file,
+            "{out:?}: {} bytes, not the file's {}",
+            o.stdout.len(),
+            file.len()
+        );
+    }
+    // One worker writes each row group as soon as it is full, instead of
+    // two at a time: the same file.
+    let one = dir.join("one.parquet");
+    let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
+        .args(["export", "--db", &game().1, "--format", "parquet", "-o"])
+        .arg(&one)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read(&one).unwrap() == file,
+        "one thread wrote another file"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
