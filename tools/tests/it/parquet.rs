@@ -9,13 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::{Int8Type, UInt16Type, UInt64Type, UInt8Type};
-use arrow_array::{Array, RecordBatch};
-use arrow_schema::{DataType, Schema};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::basic::{Compression, Encoding};
+use parquet::basic::{Compression, Encoding, LogicalType, Type as PhysicalType};
+use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
+use parquet::data_type::DataType;
 use parquet::file::metadata::ParquetMetaData;
+use parquet::file::reader::{FileReader, SerializedFileReader};
 
 use support::run::{stderr, stdout, temp_dir, topitop};
 
@@ -87,19 +85,63 @@ fn tsv_rows(path: &Path) -> Vec<Row> {
         .collect()
 }
 
-/// A Parquet file: its Arrow schema, footer metadata, key-value metadata
-/// and record batches.
+/// A column's type as a reader sees it: physical type and logical type.
+type ColumnType = (PhysicalType, Option<LogicalType>);
+
+/// A cell of a column read back: text, or a whole number in the type
+/// the column stores it as.
+#[derive(Clone, Debug)]
+enum Cell {
+    Text(String),
+    Int(i64),
+}
+
+/// A Parquet file: its schema (name, type and nullability of each
+/// column), footer metadata, key-value metadata and the cells of each
+/// column, row groups end to end, `None` for a null.
 struct ParquetFile {
-    schema: Schema,
+    schema: Vec<(String, ColumnType, bool)>,
     meta: ParquetMetaData,
     kv: HashMap<String, String>,
-    batches: Vec<RecordBatch>,
+    cells: HashMap<String, Vec<Option<Cell>>>,
+}
+
+/// Every value of a column chunk, `None` for a null (a definition level
+/// of 0) when `nullable`.
+fn read_chunk<T: DataType>(reader: &mut ColumnReaderImpl<T>, nullable: bool) -> Vec<Option<T::T>> {
+    let (mut values, mut levels) = (Vec::new(), Vec::new());
+    loop {
+        let (records, _, _) = reader
+            .read_records(1 << 16, nullable.then_some(&mut levels), None, &mut values)
+            .unwrap();
+        if records == 0 {
+            break;
+        }
+    }
+    if !nullable {
+        return values.into_iter().map(Some).collect();
+    }
+    let mut values = values.into_iter();
+    let cells = levels
+        .iter()
+        .map(|&l| (l == 1).then(|| values.next().unwrap()))
+        .collect();
+    assert!(values.next().is_none(), "more values than defined cells");
+    cells
 }
 
 fn read_parquet(path: &Path) -> ParquetFile {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
-    let schema = builder.schema().as_ref().clone();
-    let meta = builder.metadata().as_ref().clone();
+    let reader = SerializedFileReader::new(File::open(path).unwrap()).unwrap();
+    let meta = reader.metadata().clone();
+    let descr = meta.file_metadata().schema_descr();
+    let schema = descr
+        .columns()
+        .iter()
+        .map(|c| {
+            let ty = (c.physical_type(), c.logical_type_ref().cloned());
+            (c.name().to_string(), ty, c.max_def_level() > 0)
+        })
+        .collect::<Vec<_>>();
     let kv = meta
         .file_metadata()
         .key_value_metadata()
@@ -107,74 +149,152 @@ fn read_parquet(path: &Path) -> ParquetFile {
         .flatten()
         .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
         .collect();
-    let batches = builder.build().unwrap().map(|b| b.unwrap()).collect();
+    let mut cells: HashMap<String, Vec<Option<Cell>>> = HashMap::new();
+    for g in 0..reader.num_row_groups() {
+        let group = reader.get_row_group(g).unwrap();
+        for (i, (name, _, nullable)) in schema.iter().enumerate() {
+            let column: Vec<Option<Cell>> = match group.get_column_reader(i).unwrap() {
+                ColumnReader::ByteArrayColumnReader(mut r) => read_chunk(&mut r, *nullable)
+                    .into_iter()
+                    .map(|v| v.map(|v| Cell::Text(v.as_utf8().unwrap().to_string())))
+                    .collect(),
+                ColumnReader::Int32ColumnReader(mut r) => read_chunk(&mut r, *nullable)
+                    .into_iter()
+                    .map(|v| v.map(|v| Cell::Int(i64::from(v))))
+                    .collect(),
+                ColumnReader::Int64ColumnReader(mut r) => read_chunk(&mut r, *nullable)
+                    .into_iter()
+                    .map(|v| v.map(Cell::Int))
+                    .collect(),
+                _ => panic!("{name}: a column of an unexpected type"),
+            };
+            cells.entry(name.clone()).or_default().extend(column);
+        }
+    }
     ParquetFile {
         schema,
         meta,
         kv,
-        batches,
+        cells,
     }
 }
 
-/// The value names of a `value` column, through its dictionary.
-fn value_names(batch: &RecordBatch) -> Vec<String> {
-    let dict = batch.column_by_name("value").unwrap().as_dictionary::<Int8Type>();
-    let names = dict.values().as_string::<i32>();
-    dict.keys()
-        .iter()
-        .map(|k| names.value(usize::try_from(k.unwrap()).unwrap()).to_string())
+impl ParquetFile {
+    /// The text cells of the column `name`.
+    fn text(&self, name: &str) -> Vec<Option<String>> {
+        self.cells[name]
+            .iter()
+            .map(|c| {
+                c.as_ref().map(|c| match c {
+                    Cell::Text(t) => t.clone(),
+                    Cell::Int(_) => panic!("{name}: numbers, not text"),
+                })
+            })
+            .collect()
+    }
+
+    /// The number cells of the column `name`, in the type `T` its
+    /// logical type names (checked: each fits).
+    fn numbers<T: TryFrom<i64>>(&self, name: &str) -> Vec<Option<T>> {
+        self.cells[name]
+            .iter()
+            .map(|c| {
+                c.as_ref().map(|c| match c {
+                    Cell::Int(n) => T::try_from(*n).unwrap_or_else(|_| panic!("{name}: {n} out of range")),
+                    Cell::Text(_) => panic!("{name}: text, not numbers"),
+                })
+            })
+            .collect()
+    }
+
+    /// The number of rows.
+    fn num_rows(&self) -> usize {
+        self.cells.values().next().map_or(0, Vec::len)
+    }
+}
+
+/// The cells of a column that has no nulls.
+fn required<T>(cells: Vec<Option<T>>, name: &str) -> Vec<T> {
+    cells
+        .into_iter()
+        .map(|c| c.unwrap_or_else(|| panic!("a null in {name}")))
         .collect()
 }
 
-fn remoteness(batch: &RecordBatch) -> Vec<Option<u16>> {
-    batch
-        .column_by_name("remoteness")
-        .unwrap()
-        .as_primitive::<UInt16Type>()
-        .iter()
-        .collect()
+/// The value names of the `value` column.
+fn value_names(file: &ParquetFile) -> Vec<String> {
+    required(file.text("value"), "value")
+}
+
+fn remoteness(file: &ParquetFile) -> Vec<Option<u16>> {
+    file.numbers("remoteness")
 }
 
 /// The rows of a positions file, and its `turn` column.
 fn parquet_rows(file: &ParquetFile) -> (Vec<Row>, Vec<u8>) {
-    let (mut rows, mut turns) = (Vec::new(), Vec::new());
-    for b in &file.batches {
-        let pos = b.column_by_name("position").unwrap().as_string::<i32>();
-        let tier = b.column_by_name("tier").unwrap().as_primitive::<UInt64Type>();
-        let turn = b.column_by_name("turn").unwrap().as_primitive::<UInt8Type>();
-        assert_eq!(pos.null_count() + tier.null_count() + turn.null_count(), 0);
-        let values = value_names(b);
-        let rems = remoteness(b);
-        let counts: Vec<_> = HEADER
-            .split('\t')
-            .skip(4)
-            .map(|name| b.column_by_name(name).unwrap().as_primitive::<UInt8Type>())
-            .collect();
-        for i in 0..b.num_rows() {
-            rows.push((
-                pos.value(i).to_string(),
-                tier.value(i),
+    let pos = required(file.text("position"), "position");
+    // A u64 column holds its numbers' bits in an i64.
+    let tier: Vec<u64> = required(file.numbers::<i64>("tier"), "tier")
+        .into_iter()
+        .map(|t| t as u64)
+        .collect();
+    let turns: Vec<u8> = required(file.numbers("turn"), "turn");
+    let values = value_names(file);
+    let rems = remoteness(file);
+    let counts: Vec<Vec<u8>> = HEADER
+        .split('\t')
+        .skip(4)
+        .map(|name| required(file.numbers(name), name))
+        .collect();
+    let rows = (0..file.num_rows())
+        .map(|i| {
+            (
+                pos[i].clone(),
+                tier[i],
                 values[i].clone(),
                 rems[i],
-                counts.iter().map(|c| c.value(i)).collect(),
-            ));
-            turns.push(turn.value(i));
-        }
-    }
+                counts.iter().map(|c| c[i]).collect(),
+            )
+        })
+        .collect();
     (rows, turns)
 }
 
-fn value_type() -> DataType {
-    DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8))
+/// Text: a BYTE_ARRAY of logical type STRING.
+fn utf8() -> ColumnType {
+    (PhysicalType::BYTE_ARRAY, Some(LogicalType::String))
+}
+
+/// An unsigned integer of `bits` bits: INT32, or INT64 for 64.
+fn uint(bits: i8) -> ColumnType {
+    let physical = if bits == 64 {
+        PhysicalType::INT64
+    } else {
+        PhysicalType::INT32
+    };
+    (physical, Some(LogicalType::integer(bits, false)))
+}
+
+/// `value`: text, dictionary encoded ([`assert_value_dictionary`]).
+fn value_type() -> ColumnType {
+    utf8()
+}
+
+/// Every row group stores `value` as keys into a dictionary of names.
+fn assert_value_dictionary(file: &ParquetFile) {
+    let index = file.schema.iter().position(|c| c.0 == "value").unwrap();
+    for g in file.meta.row_groups() {
+        let encodings: Vec<Encoding> = g.column(index).encodings().collect();
+        assert!(
+            encodings.contains(&Encoding::RLE_DICTIONARY),
+            "value: {encodings:?}"
+        );
+    }
 }
 
 /// Name, type and nullability of each column.
-fn columns(schema: &Schema) -> Vec<(String, DataType, bool)> {
-    schema
-        .fields()
-        .iter()
-        .map(|f| (f.name().clone(), f.data_type().clone(), f.is_nullable()))
-        .collect()
+fn columns(schema: &[(String, ColumnType, bool)]) -> Vec<(String, ColumnType, bool)> {
+    schema.to_vec()
 }
 
 #[test]
@@ -188,21 +308,22 @@ fn every_row_matches_the_tsv_export() {
     assert_eq!(
         columns(&file.schema),
         [
-            ("position".to_string(), DataType::Utf8, false),
-            ("tier".to_string(), DataType::UInt64, false),
+            ("position".to_string(), utf8(), false),
+            ("tier".to_string(), uint(64), false),
             ("value".to_string(), value_type(), false),
-            ("remoteness".to_string(), DataType::UInt16, true),
-            ("turn".to_string(), DataType::UInt8, false),
-            ("board_blue_buckets".to_string(), DataType::UInt8, false),
-            ("board_red_buckets".to_string(), DataType::UInt8, false),
-            ("board_smalls".to_string(), DataType::UInt8, false),
-            ("board_larges".to_string(), DataType::UInt8, false),
-            ("left_blue_buckets".to_string(), DataType::UInt8, false),
-            ("left_red_buckets".to_string(), DataType::UInt8, false),
-            ("left_smalls".to_string(), DataType::UInt8, false),
-            ("left_larges".to_string(), DataType::UInt8, false),
+            ("remoteness".to_string(), uint(16), true),
+            ("turn".to_string(), uint(8), false),
+            ("board_blue_buckets".to_string(), uint(8), false),
+            ("board_red_buckets".to_string(), uint(8), false),
+            ("board_smalls".to_string(), uint(8), false),
+            ("board_larges".to_string(), uint(8), false),
+            ("left_blue_buckets".to_string(), uint(8), false),
+            ("left_red_buckets".to_string(), uint(8), false),
+            ("left_smalls".to_string(), uint(8), false),
+            ("left_larges".to_string(), uint(8), false),
         ]
     );
+    assert_value_dictionary(&file);
     let (rows, turns) = parquet_rows(&file);
     assert_eq!(rows.len(), want.len());
     // Same positions in the same order, with the same tier, value and
@@ -324,27 +445,24 @@ fn the_summary_is_the_tsv_summary_with_types() {
     assert_eq!(
         columns(&file.schema),
         [
-            ("tier".to_string(), DataType::Utf8, false),
+            ("tier".to_string(), utf8(), false),
             ("value".to_string(), value_type(), false),
-            ("remoteness".to_string(), DataType::UInt16, true),
-            ("count".to_string(), DataType::UInt64, false),
+            ("remoteness".to_string(), uint(16), true),
+            ("count".to_string(), uint(64), false),
         ]
     );
-    let mut got: Vec<SummaryRow> = Vec::new();
-    for b in &file.batches {
-        let tier = b.column_by_name("tier").unwrap().as_string::<i32>();
-        let count = b.column_by_name("count").unwrap().as_primitive::<UInt64Type>();
-        let values = value_names(b);
-        let rems = remoteness(b);
-        for i in 0..b.num_rows() {
-            got.push((
-                tier.value(i).to_string(),
-                values[i].clone(),
-                rems[i],
-                count.value(i),
-            ));
-        }
-    }
+    assert_value_dictionary(&file);
+    let tier = required(file.text("tier"), "tier");
+    // A u64 column holds its numbers' bits in an i64.
+    let count: Vec<u64> = required(file.numbers::<i64>("count"), "count")
+        .into_iter()
+        .map(|n| n as u64)
+        .collect();
+    let values = value_names(&file);
+    let rems = remoteness(&file);
+    let got: Vec<SummaryRow> = (0..file.num_rows())
+        .map(|i| (tier[i].clone(), values[i].clone(), rems[i], count[i]))
+        .collect();
     assert!(got.iter().any(|r| r.0 == "all") && got.iter().any(|r| r.0 != "all"));
     assert!(got.iter().any(|r| r.1 == "draw" && r.2.is_none()));
     assert_eq!(got, want);

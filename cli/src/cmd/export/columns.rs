@@ -7,29 +7,31 @@
 //! a spool emptied into the output after every batch.
 
 use std::io::Write;
+use std::ops::Range;
 use std::sync::Arc;
 
 use anyhow::Context;
-use arrow_array::builder::StringBuilder;
-use arrow_array::types::Int8Type;
-use arrow_array::{
-    ArrayRef, BooleanArray, DictionaryArray, Int8Array, StringArray, UInt16Array, UInt64Array, UInt8Array,
-};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
-use parquet::arrow::ArrowWriter;
+use parquet::data_type::ByteArray;
 use parquet::file::metadata::KeyValue;
-use parquet::file::writer::SerializedFileWriter;
 use rayon::prelude::*;
 use topitop_game_api::{Game, Value};
 
 use super::walk::{Row, Walk};
 use super::Extras;
-use crate::parquet::{properties, value_field, value_names, ROW_GROUP_ROWS};
+use crate::parquet::{
+    field, properties, schema, value_names, Chunk, Column, FileWriter, Kind, Nullable, Strings, Values,
+    ROW_GROUP_ROWS,
+};
 
 /// The most row groups gathered before they are encoded together: the
 /// rows of each, and several times that while being encoded, are held.
 const MAX_GROUPS_IN_FLIGHT: usize = 8;
+
+/// Rows handed to a column's encoder at once: its values (32 bytes each
+/// for text, beside the strings) are made a slice at a time, not for the
+/// whole row group. A multiple of the encoder's own batches (1024 rows),
+/// so that the pages come out as they would from one call.
+const SLICE_ROWS: usize = 1 << 16;
 
 /// A row as its columns hold it.
 pub struct Cells {
@@ -71,9 +73,10 @@ pub fn cells<G: Game>(
         .collect()
 }
 
-/// The `tier` column: the names, or the numbers they are.
+/// The `tier` column: the names (as column values, shared by the rows),
+/// or the numbers they are.
 enum Tiers {
-    Names(Vec<String>),
+    Names(Vec<ByteArray>),
     Numbers(Vec<u64>),
 }
 
@@ -91,24 +94,23 @@ pub struct Table<'w, W: Write> {
 /// The rows of one row group, as its columns hold them.
 #[derive(Default)]
 struct Group {
-    positions: StringBuilder,
+    positions: Strings,
     /// Places of tiers in the file.
     tiers: Vec<u32>,
     values: Vec<i8>,
     remoteness: Vec<Option<u16>>,
     /// The game's columns, row after row.
     extras: Vec<u8>,
-    canonical: StringBuilder,
+    canonical: Strings,
     reachable: Vec<bool>,
 }
 
 impl Group {
     fn push(&mut self, c: Cells, canonical: bool) -> anyhow::Result<()> {
         if canonical {
-            self.canonical
-                .append_value(c.canonical.as_deref().unwrap_or(&c.position));
+            self.canonical.push(c.canonical.as_deref().unwrap_or(&c.position));
         }
-        self.positions.append_value(c.position);
+        self.positions.push(&c.position);
         self.tiers.push(u32::try_from(c.tier)?);
         self.values.push(c.value);
         self.remoteness.push(c.remoteness);
@@ -120,9 +122,7 @@ impl Group {
 
 /// The file, written into a spool.
 struct File {
-    writer: SerializedFileWriter<Vec<u8>>,
-    factory: ArrowRowGroupWriterFactory,
-    schema: SchemaRef,
+    writer: FileWriter,
     tiers: Tiers,
     /// How many columns the game adds.
     extras: usize,
@@ -146,45 +146,39 @@ impl<'w, W: Write> Table<'w, W> {
         (canonical, reachable): (bool, bool),
         metadata: Vec<KeyValue>,
     ) -> anyhow::Result<Self> {
-        let (tiers, tier_type) = if numeric {
+        let (tiers, tier_kind) = if numeric {
             let numbers = tiers
                 .iter()
                 .map(|t| t.parse().with_context(|| format!("tier {t:?} is not a number")))
                 .collect::<anyhow::Result<_>>()?;
-            (Tiers::Numbers(numbers), DataType::UInt64)
+            (Tiers::Numbers(numbers), Kind::U64)
         } else {
-            (Tiers::Names(tiers), DataType::Utf8)
+            let names = tiers
+                .into_iter()
+                .map(|t| ByteArray::from(t.into_bytes()))
+                .collect();
+            (Tiers::Names(names), Kind::Text)
         };
         let mut fields = vec![
-            Field::new("position", DataType::Utf8, false),
-            Field::new("tier", tier_type, false),
-            value_field(),
-            Field::new("remoteness", DataType::UInt16, true),
+            field("position", Kind::Text, false)?,
+            field("tier", tier_kind, false)?,
+            field("value", Kind::Text, false)?,
+            field("remoteness", Kind::U16, true)?,
         ];
-        fields.extend(
-            extras
-                .iter()
-                .map(|name| Field::new(*name, DataType::UInt8, false)),
-        );
+        for name in extras {
+            fields.push(field(name, Kind::U8, false)?);
+        }
         if canonical {
-            fields.push(Field::new("canonical", DataType::Utf8, false));
+            fields.push(field("canonical", Kind::Text, false)?);
         }
         if reachable {
-            fields.push(Field::new("reachable", DataType::Boolean, false));
+            fields.push(field("reachable", Kind::Bool, false)?);
         }
-        let schema = Arc::new(Schema::new(fields));
-        // Through `ArrowWriter` so that the Arrow schema (unsigned types,
-        // the value dictionary) is stored for readers; then the low-level
-        // writer, to encode row groups on several threads.
-        let (writer, factory) =
-            ArrowWriter::try_new(Vec::new(), Arc::clone(&schema), Some(properties(metadata, true)))?
-                .into_serialized_writer()?;
+        let writer = FileWriter::new(schema(fields)?, properties(metadata, true))?;
         Ok(Table {
             out,
             file: File {
                 writer,
-                factory,
-                schema,
                 tiers,
                 extras: extras.len(),
                 canonical,
@@ -223,16 +217,7 @@ impl<'w, W: Write> Table<'w, W> {
     fn flush(&mut self) -> anyhow::Result<()> {
         let groups = std::mem::take(&mut self.pending);
         self.file.write_groups(groups)?;
-        self.drain()
-    }
-
-    /// Moves what the file has written so far into the output: the
-    /// encoder only appends to its spool and counts offsets itself.
-    fn drain(&mut self) -> anyhow::Result<()> {
-        let spool = self.file.writer.inner_mut();
-        self.out.write_all(spool).context("cannot write the output")?;
-        spool.clear();
-        Ok(())
+        self.file.writer.drain(self.out)
     }
 
     /// Encodes the last rows and writes the footer.
@@ -241,9 +226,7 @@ impl<'w, W: Write> Table<'w, W> {
     /// Encoding or writing the output failed.
     pub fn finish(mut self) -> anyhow::Result<()> {
         self.flush()?;
-        let tail = self.file.writer.into_inner()?;
-        self.out.write_all(&tail).context("cannot write the output")?;
-        Ok(())
+        self.file.writer.finish(self.out)
     }
 }
 
@@ -251,78 +234,107 @@ impl File {
     /// Encodes `groups`, all at once on the worker pool, and appends them
     /// in order.
     fn write_groups(&mut self, groups: Vec<Group>) -> anyhow::Result<()> {
-        let first = self.writer.flushed_row_groups().len();
-        let groups: Vec<Vec<ArrowColumnChunk>> = groups
+        let groups: Vec<Vec<Chunk>> = groups
             .into_par_iter()
-            .enumerate()
-            .map(|(i, group)| self.encode(first + i, group))
+            .map(|group| self.encode(group))
             .collect::<anyhow::Result<_>>()?;
         for chunks in groups {
-            let mut row_group = self.writer.next_row_group()?;
-            for chunk in chunks {
-                chunk.append_to_row_group(&mut row_group)?;
-            }
-            row_group.close()?;
+            self.writer.append(chunks)?;
         }
         Ok(())
     }
 
-    /// Row group number `index`: its columns built, then each encoded and
-    /// compressed in parallel.
-    fn encode(&self, index: usize, rows: Group) -> anyhow::Result<Vec<ArrowColumnChunk>> {
-        let columns = self.columns(rows)?;
-        let mut leaves = Vec::with_capacity(columns.len());
-        for (field, column) in self.schema.fields().iter().zip(&columns) {
-            leaves.extend(compute_leaves(field, column)?);
-        }
-        let writers = self.factory.create_column_writers(index)?;
+    /// A row group: its columns each encoded and compressed in parallel,
+    /// made a slice of rows at a time.
+    fn encode(&self, rows: Group) -> anyhow::Result<Vec<Chunk>> {
+        let n = rows.values.len();
+        let columns = self.columns(rows);
+        let writers = self.writer.chunk_writers();
         anyhow::ensure!(
-            writers.len() == leaves.len(),
+            writers.len() == columns.len(),
             "{} Parquet column writers for {} columns",
             writers.len(),
-            leaves.len()
+            columns.len()
         );
         writers
             .into_par_iter()
-            .zip(leaves)
-            .map(|(mut writer, leaf)| {
-                writer.write(&leaf)?;
-                Ok(writer.close()?)
+            .zip(columns)
+            .map(|(mut writer, column)| {
+                for start in (0..n).step_by(SLICE_ROWS) {
+                    let (values, defined) = column(start..n.min(start + SLICE_ROWS));
+                    writer.write(&values, defined.as_deref())?;
+                }
+                writer.finish()
             })
             .collect()
     }
 
-    /// The Arrow columns of `rows`, in the schema's order.
-    fn columns(&self, mut rows: Group) -> anyhow::Result<Vec<ArrayRef>> {
-        let tiers: ArrayRef = match &self.tiers {
-            Tiers::Numbers(n) => Arc::new(UInt64Array::from_iter_values(
-                rows.tiers.iter().map(|&t| n[t as usize]),
-            )),
-            Tiers::Names(n) => Arc::new(StringArray::from_iter_values(
-                rows.tiers.iter().map(|&t| n[t as usize].as_str()),
-            )),
-        };
-        let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(rows.positions.finish()),
+    /// The columns of `rows`, in the schema's order: each gives the
+    /// values of a range of rows.
+    fn columns(&self, rows: Group) -> Vec<Slicer<'_>> {
+        let names = value_names();
+        let Group {
+            positions,
             tiers,
-            Arc::new(DictionaryArray::<Int8Type>::try_new(
-                Int8Array::from(rows.values),
-                value_names(),
-            )?),
-            Arc::new(UInt16Array::from_iter(rows.remoteness)),
+            values,
+            remoteness,
+            extras,
+            canonical,
+            reachable,
+        } = rows;
+        let positions = positions.freeze();
+        let mut columns: Vec<Slicer<'_>> = vec![
+            Box::new(move |r| (positions.values(r), None)),
+            match &self.tiers {
+                // The bits of the u64, as the column stores them.
+                Tiers::Numbers(n) => Box::new(move |r: Range<usize>| {
+                    (
+                        Values::Int64(tiers[r].iter().map(|&t| n[t as usize] as i64).collect()),
+                        None,
+                    )
+                }),
+                Tiers::Names(n) => Box::new(move |r: Range<usize>| {
+                    (
+                        Values::Text(tiers[r].iter().map(|&t| n[t as usize].clone()).collect()),
+                        None,
+                    )
+                }),
+            },
+            Box::new(move |r| {
+                (
+                    Values::Text(values[r].iter().map(|&k| names[k as usize].clone()).collect()),
+                    None,
+                )
+            }),
+            Box::new(move |r| {
+                let mut column = Nullable::default();
+                for &rem in &remoteness[r] {
+                    column.push(rem.map(i32::from));
+                }
+                column.into_column()
+            }),
         ];
-        for k in 0..self.extras {
-            let column = rows.extras.iter().skip(k).step_by(self.extras).copied();
-            columns.push(Arc::new(UInt8Array::from_iter_values(column)));
+        let extras = Arc::new(extras);
+        let width = self.extras;
+        for k in 0..width {
+            let extras = Arc::clone(&extras);
+            columns.push(Box::new(move |r: Range<usize>| {
+                let row_major = &extras[r.start * width..r.end * width];
+                let column = row_major.iter().skip(k).step_by(width).map(|&c| i32::from(c));
+                (Values::Int32(column.collect()), None)
+            }));
         }
         if self.canonical {
-            columns.push(Arc::new(rows.canonical.finish()));
+            let canonical = canonical.freeze();
+            columns.push(Box::new(move |r| (canonical.values(r), None)));
         }
         if self.reachable {
-            columns.push(Arc::new(BooleanArray::from_iter(
-                rows.reachable.into_iter().map(Some),
-            )));
+            columns.push(Box::new(move |r| (Values::Bool(reachable[r].to_vec()), None)));
         }
-        Ok(columns)
+        columns
     }
 }
+
+/// A column of a row group being encoded: the values of a range of its
+/// rows.
+type Slicer<'a> = Box<dyn Fn(Range<usize>) -> Column + Send + Sync + 'a>;

@@ -492,37 +492,29 @@ mod tests {
 
     #[test]
     fn parquet_rows_are_the_csv_rows() {
-        use arrow_array::cast::AsArray;
-        use arrow_array::types::{Float64Type, UInt32Type, UInt64Type};
-        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        use parquet::file::reader::FileReader;
+        use parquet::file::serialized_reader::SerializedFileReader;
+        use parquet::record::Field;
         let run = two_players(3, 500);
         let (csv, _) = csv_rows(&run);
         let mut rows = Rows::parquet(Vec::new(), metadata(&run)).unwrap();
         simulate(&run, |g, s, o| rows.push(g, s, o, &run.bots), |_| {}).unwrap();
         let bytes = bytes::Bytes::from(rows.finish().unwrap());
-        let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
-            .unwrap()
-            .build()
-            .unwrap();
+        let reader = SerializedFileReader::new(bytes).unwrap();
         let mut read: Vec<Vec<String>> = Vec::new();
-        for batch in reader {
-            let b = batch.unwrap();
-            for r in 0..b.num_rows() {
-                let text = |c: usize| -> String {
-                    let col = b.column(c);
-                    match col.data_type() {
-                        arrow_schema::DataType::UInt64 => {
-                            col.as_primitive::<UInt64Type>().value(r).to_string()
-                        }
-                        arrow_schema::DataType::UInt32 => {
-                            col.as_primitive::<UInt32Type>().value(r).to_string()
-                        }
-                        arrow_schema::DataType::Boolean => col.as_boolean().value(r).to_string(),
-                        _ => col.as_primitive::<Float64Type>().value(r).to_string(),
-                    }
-                };
-                read.push((0..COLUMNS.len()).map(text).collect());
-            }
+        for row in reader.get_row_iter(None).unwrap() {
+            // Each column read as the type it was written as (the row
+            // reader shows the unsigned logical types as unsigned fields).
+            let text = |(_, field): (&String, &Field)| -> String {
+                match field {
+                    Field::ULong(x) => x.to_string(),
+                    Field::UInt(x) => x.to_string(),
+                    Field::Bool(x) => x.to_string(),
+                    Field::Double(x) => x.to_string(),
+                    other => panic!("{other:?} in a column of simulated games"),
+                }
+            };
+            read.push(row.unwrap().get_column_iter().map(text).collect());
         }
         assert_eq!(read.len(), csv.len());
         for (k, (p, c)) in read.iter().zip(&csv).enumerate() {

@@ -4,12 +4,11 @@
 //! being encoded are ever in memory.
 
 use std::io::Write;
-use std::sync::Arc;
 
-use arrow_array::{ArrayRef, BooleanArray, Float64Array, RecordBatch, UInt32Array, UInt64Array};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use parquet::arrow::ArrowWriter;
 use parquet::file::metadata::KeyValue;
+use topitop_cli::parquet::{
+    field, properties, schema, ChunkWriter, FileWriter, Kind, Values, ROW_GROUP_ROWS,
+};
 use topitop_toppo::sim::{Bot, Outcome};
 
 /// The columns of the rows: a row a game and player.
@@ -29,6 +28,9 @@ pub const COLUMNS: [&str; 11] = [
 
 /// Rows gathered before they are handed to the Parquet encoder.
 const BATCH_ROWS: usize = 1 << 16;
+
+// A row group is whole batches, so a batch never straddles two.
+const _: () = assert!(ROW_GROUP_ROWS.is_multiple_of(BATCH_ROWS));
 
 /// One row: a game (its number and seed) and a player, numbered from 1 as
 /// everywhere in Toppo's outputs.
@@ -126,10 +128,13 @@ impl<W: Write> Rows<W> {
 /// The Parquet encoder and the batch being gathered for it.
 pub struct ParquetRows<W: Write> {
     out: W,
-    schema: SchemaRef,
-    /// Encodes into a buffer that is emptied into `out` after every
-    /// batch: the encoder needs a `Send` writer, which an output is not.
-    writer: ArrowWriter<Vec<u8>>,
+    /// Encodes into a spool that is emptied into `out` after every row
+    /// group: the encoder needs a `Send` writer, which an output is not.
+    file: FileWriter,
+    /// The row group being encoded, a column chunk a column (each
+    /// compressed in memory as its pages fill), and its rows so far.
+    group: Vec<ChunkWriter>,
+    group_rows: usize,
     batch: Batch,
 }
 
@@ -158,35 +163,30 @@ fn u32_of(x: u64) -> u32 {
 
 impl<W: Write> ParquetRows<W> {
     fn new(out: W, metadata: Vec<KeyValue>) -> anyhow::Result<ParquetRows<W>> {
-        let types = [
-            DataType::UInt64,
-            DataType::UInt64,
-            DataType::UInt32,
-            DataType::Float64,
-            DataType::UInt32,
-            DataType::Boolean,
-            DataType::UInt32,
-            DataType::UInt32,
-            DataType::UInt32,
-            DataType::Float64,
-            DataType::UInt32,
+        let kinds = [
+            Kind::U64,
+            Kind::U64,
+            Kind::U32,
+            Kind::F64,
+            Kind::U32,
+            Kind::Bool,
+            Kind::U32,
+            Kind::U32,
+            Kind::U32,
+            Kind::F64,
+            Kind::U32,
         ];
-        let schema: SchemaRef = Arc::new(Schema::new(
-            COLUMNS
-                .iter()
-                .zip(types)
-                .map(|(n, t)| Field::new(*n, t, false))
-                .collect::<Vec<_>>(),
-        ));
-        let writer = ArrowWriter::try_new(
-            Vec::new(),
-            Arc::clone(&schema),
-            Some(topitop_cli::parquet::properties(metadata, false)),
-        )?;
+        let fields = COLUMNS
+            .iter()
+            .zip(kinds)
+            .map(|(n, k)| field(n, k, false))
+            .collect::<anyhow::Result<_>>()?;
+        let file = FileWriter::new(schema(fields)?, properties(metadata, false))?;
         Ok(ParquetRows {
             out,
-            schema,
-            writer,
+            group: file.chunk_writers(),
+            file,
+            group_rows: 0,
             batch: Batch::default(),
         })
     }
@@ -210,47 +210,59 @@ impl<W: Write> ParquetRows<W> {
         Ok(())
     }
 
-    /// Hands the batch to the encoder (which closes a row group every
-    /// [`topitop_cli::parquet::ROW_GROUP_ROWS`] rows) and moves the bytes
-    /// it has encoded so far to the output.
+    /// Hands the batch to the column writers, and closes the row group
+    /// once it has [`ROW_GROUP_ROWS`] rows.
     fn write_batch(&mut self) -> anyhow::Result<()> {
         if self.batch.game.is_empty() {
             return Ok(());
         }
         let b = std::mem::take(&mut self.batch);
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(UInt64Array::from(b.game)),
-            Arc::new(UInt64Array::from(b.seed)),
-            Arc::new(UInt32Array::from(b.player)),
-            Arc::new(Float64Array::from(b.react_ms)),
-            Arc::new(UInt32Array::from(b.points)),
-            Arc::new(BooleanArray::from(b.won)),
-            Arc::new(UInt32Array::from(b.tops)),
-            Arc::new(UInt32Array::from(b.matches)),
-            Arc::new(UInt32Array::from(b.penalties)),
-            Arc::new(Float64Array::from(b.seconds)),
-            Arc::new(UInt32Array::from(b.lines)),
+        self.group_rows += b.game.len();
+        // Unsigned numbers as the column stores them: u32 in an i32, u64
+        // as the same bits in an i64.
+        let u64s = |v: Vec<u64>| Values::Int64(v.into_iter().map(|x| x as i64).collect());
+        let u32s = |v: Vec<u32>| Values::Int32(v.into_iter().map(|x| x as i32).collect());
+        let columns = [
+            u64s(b.game),
+            u64s(b.seed),
+            u32s(b.player),
+            Values::Double(b.react_ms),
+            u32s(b.points),
+            Values::Bool(b.won),
+            u32s(b.tops),
+            u32s(b.matches),
+            u32s(b.penalties),
+            Values::Double(b.seconds),
+            u32s(b.lines),
         ];
-        self.writer
-            .write(&RecordBatch::try_new(Arc::clone(&self.schema), columns)?)?;
-        self.drain()
+        for (writer, values) in self.group.iter_mut().zip(&columns) {
+            writer.write(values, None)?;
+        }
+        if self.group_rows >= ROW_GROUP_ROWS {
+            self.close_group()?;
+        }
+        Ok(())
     }
 
-    /// Moves the encoded bytes to the output. Only bytes the encoder has
-    /// already written and counted are taken out of its buffer: the
-    /// offsets in the footer come from its own count, not from the
-    /// buffer's length.
-    fn drain(&mut self) -> anyhow::Result<()> {
-        self.writer.sync()?;
-        let bytes = std::mem::take(self.writer.inner_mut());
-        self.out.write_all(&bytes)?;
-        Ok(())
+    /// Appends the row group to the file and moves the bytes to the
+    /// output.
+    fn close_group(&mut self) -> anyhow::Result<()> {
+        let writers = std::mem::replace(&mut self.group, self.file.chunk_writers());
+        let chunks = writers
+            .into_iter()
+            .map(ChunkWriter::finish)
+            .collect::<anyhow::Result<_>>()?;
+        self.file.append(chunks)?;
+        self.group_rows = 0;
+        self.file.drain(&mut self.out)
     }
 
     fn finish(mut self) -> anyhow::Result<W> {
         self.write_batch()?;
-        self.writer.finish()?;
-        self.drain()?;
+        if self.group_rows > 0 {
+            self.close_group()?;
+        }
+        self.file.finish(&mut self.out)?;
         Ok(self.out)
     }
 }
