@@ -15,7 +15,7 @@
 //! server's most threads, and how the searches were answered (searched,
 //! refused with 503, given up because the client went).
 
-#[path = "../tests/support/http.rs"]
+#[path = "../tests/it/support/http.rs"]
 mod http;
 
 use std::io::{BufRead, Write};

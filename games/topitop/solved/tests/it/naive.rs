@@ -1,9 +1,9 @@
 //! Exhaustive solves of small piece budgets, checked against a naive
 //! fixed-point solver written here from the definitions alone.
 
-use topitop_rules::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Value, Variant};
 use crate::bellman;
 use bellman::verify;
+use topitop_rules::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Value, Variant};
 use topitop_solved::{solve, SolveOptions};
 use topitop_table::Record;
 
