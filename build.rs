@@ -21,10 +21,17 @@ fn generate_bindings() {
     println!("cargo:rerun-if-changed=ffi/bindgen_config.rs");
     println!("cargo:rerun-if-env-changed=TOPITOP_REQUIRE_BINDGEN");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("bindings.rs");
+    // The harness's test compares fresh bindings with the committed copy
+    // through this cfg and the generated text, so that bindgen is built
+    // once, for this script, and not again for a test.
+    println!("cargo::rustc-check-cfg=cfg(bindings_from_bindgen)");
     match generate_bindings_text(HEADER) {
-        Ok(text) => std::fs::write(&out, text).unwrap_or_else(|e| {
-            panic!("cannot write {}: {e}", out.display());
-        }),
+        Ok(text) => {
+            std::fs::write(&out, text).unwrap_or_else(|e| {
+                panic!("cannot write {}: {e}", out.display());
+            });
+            println!("cargo::rustc-cfg=bindings_from_bindgen");
+        }
         Err(e) => {
             if std::env::var("TOPITOP_REQUIRE_BINDGEN").is_ok_and(|v| v == "1") {
                 panic!(

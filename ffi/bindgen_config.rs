@@ -1,6 +1,6 @@
-// The bindgen configuration for ffi/include/gamesman_topitop.h, shared by the
-// build script and the test that checks the committed bindings against a
-// fresh run. Included with `include!`, so it holds items only.
+// The bindgen configuration for ffi/include/gamesman_topitop.h, included by
+// the build script (`include!`, so it holds items only). The harness's test
+// checks the committed bindings against what the script generated.
 
 /// The header, relative to the workspace root.
 pub const HEADER: &str = "ffi/include/gamesman_topitop.h";

@@ -11,6 +11,16 @@
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 
+/// The bindings this build compiled, as text: what bindgen generated from
+/// the header when [`FROM_BINDGEN`], else the committed copy. The harness's
+/// test checks the committed copy against it.
+#[doc(hidden)]
+pub const GENERATED_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+
+/// Whether bindgen generated this build's bindings (libclang was found).
+#[doc(hidden)]
+pub const FROM_BINDGEN: bool = cfg!(bindings_from_bindgen);
+
 /// GamesmanClassic's `FALSE`.
 pub const FALSE: BOOLEAN = 0;
 /// GamesmanClassic's `TRUE`.

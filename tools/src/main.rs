@@ -18,7 +18,7 @@ fn main() -> ExitCode {
         Games::new(vec![
             topitop_commands::commands(),
             topitop_topolo_solved::commands(),
-            topitop_cli::registry::tiered::<topitop_topple::Topple>(),
+            topitop_topple_commands::commands(),
             #[cfg(feature = "toy")]
             topitop_cli::registry::tiered::<topitop_tictactoe::TicTacToe>(),
         ])

@@ -177,18 +177,74 @@ fn check_options(args: &Args) -> anyhow::Result<()> {
 /// The access log and other events go to standard error at info level,
 /// through a queue that drops (and counts) lines rather than ever making
 /// the server wait for standard error; `RUST_LOG` overrides the level
-/// (e.g. `RUST_LOG=warn` or `RUST_LOG=access=off`).
+/// with comma-separated `LEVEL` and `TARGET=LEVEL` directives (e.g.
+/// `RUST_LOG=warn` or `RUST_LOG=access=off`). A value that does not parse
+/// is reported once and info level kept.
 fn init_logging() -> anyhow::Result<LogPipe> {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+
     let pipe = LogPipe::spawn(std::io::stderr(), QUEUE_BYTES).context("cannot start the log writer")?;
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let filter = log_filter(std::env::var("RUST_LOG").ok().as_deref());
     let writer = pipe.clone();
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(move || writer.clone())
-        .with_ansi(std::io::stderr().is_terminal())
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(move || writer.clone())
+                .with_ansi(std::io::stderr().is_terminal()),
+        )
+        .with(filter)
         .try_init();
     Ok(pipe)
+}
+
+/// The filter `RUST_LOG` asks for: `Targets` directives rather than
+/// `EnvFilter`, whose regular-expression engine doubled the logging
+/// stack's build time for span and field filters nobody used.
+fn log_filter(rust_log: Option<&str>) -> tracing_subscriber::filter::Targets {
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    let info = || Targets::new().with_default(LevelFilter::INFO);
+    match rust_log.map(str::trim) {
+        None | Some("") => info(),
+        Some(text) => match text.parse::<Targets>() {
+            // Targets no directive names stay at info level, so that
+            // `access=off` silences the access log and nothing else.
+            Ok(targets) if targets.default_level().is_none() => targets.with_default(LevelFilter::INFO),
+            Ok(targets) => targets,
+            Err(e) => {
+                eprintln!("topitop serve: ignoring RUST_LOG={text:?} ({e}); logging at info level");
+                info()
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod log_filter_tests {
+    use super::log_filter;
+    use tracing_subscriber::filter::LevelFilter;
+
+    #[test]
+    fn rust_log_sets_levels_by_target_and_keeps_info_elsewhere() {
+        let f = log_filter(Some("access=off"));
+        assert!(!f.would_enable("access", &tracing::Level::INFO));
+        assert!(f.would_enable("topitop_serve", &tracing::Level::INFO));
+        assert!(!f.would_enable("topitop_serve", &tracing::Level::DEBUG));
+        let f = log_filter(Some("warn"));
+        assert_eq!(f.default_level(), Some(LevelFilter::WARN));
+        assert!(!f.would_enable("access", &tracing::Level::INFO));
+        let f = log_filter(Some("warn,access=debug"));
+        assert!(f.would_enable("access", &tracing::Level::DEBUG));
+        assert!(!f.would_enable("other", &tracing::Level::INFO));
+    }
+
+    #[test]
+    fn unset_or_unreadable_rust_log_means_info() {
+        for value in [None, Some(""), Some("access=loud")] {
+            let f = log_filter(value);
+            assert_eq!(f.default_level(), Some(LevelFilter::INFO), "{value:?}");
+        }
+    }
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM. Its handlers are installed

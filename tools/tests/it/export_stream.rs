@@ -127,6 +127,7 @@ fn peak_of_whole_run(args: &[&str]) -> (u64, u64) {
 }
 
 #[test]
+#[ignore = "long tier: a minute or more; .ci/long runs it (cargo test -- --ignored)"]
 fn a_whole_export_stays_within_a_few_chunks_in_every_format() {
     let dir = temp_dir("export-stream-whole");
     let d = dir.to_str().unwrap();

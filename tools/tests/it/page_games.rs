@@ -98,6 +98,7 @@ fn photograph(browser: &Browser, name: &str) {
 }
 
 #[test]
+#[ignore = "long tier: a minute or more; .ci/long runs it (cargo test -- --ignored)"]
 fn every_game_is_played_to_its_end_in_the_browser() {
     let Some(driver) = driver() else { return };
     let dir = temp_dir("page-games");

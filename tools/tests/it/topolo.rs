@@ -395,6 +395,7 @@ fn stats_writes_an_html_report_and_never_over_its_database() {
 }
 
 #[test]
+#[ignore = "long tier: a minute or more; .ci/long runs it (cargo test -- --ignored)"]
 fn a_killed_solve_resumes_from_its_checkpoints_with_the_same_result() {
     let dir = temp_dir("topolo-resume");
     let d = dir.to_str().unwrap();
