@@ -25,14 +25,17 @@ impl Game for Topple {
         Topple::start(self)
     }
 
+    #[inline]
     fn moves(&self, pos: &Position) -> Vec<Move> {
         Topple::moves(self, pos)
     }
 
+    #[inline]
     fn play(&self, pos: &Position, mv: Move) -> Position {
         Topple::play(self, pos, mv)
     }
 
+    #[inline]
     fn primitive(&self, pos: &Position) -> Option<Value> {
         self.outcome(pos).map(|o| match o {
             Outcome::Win => Value::Win,
@@ -159,6 +162,7 @@ impl Game for Topple {
         Topple::images(self, pos)
     }
 
+    #[inline]
     fn canonical(&self, pos: &Position) -> Position {
         Topple::canonical(self, pos)
     }
@@ -173,18 +177,22 @@ impl Tiered for Topple {
         self.all_tiers()
     }
 
+    #[inline]
     fn tier_of(&self, pos: &Position) -> Tier {
         self.tier_key(pos)
     }
 
+    #[inline]
     fn tier_size(&self, tier: Tier) -> u64 {
         self.tier_size_of(tier)
     }
 
+    #[inline]
     fn index(&self, pos: &Position) -> u64 {
         self.index_of(pos)
     }
 
+    #[inline]
     fn position(&self, tier: Tier, index: u64) -> Option<Position> {
         self.position_at(tier, index)
     }

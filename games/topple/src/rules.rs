@@ -126,6 +126,7 @@ impl Topple {
 
     /// The end of the game, if `pos` is one: a player without pawns after
     /// both first moves, or a player to move with no legal move.
+    #[inline]
     pub fn outcome(&self, pos: &Position) -> Option<Outcome> {
         self.pawn_outcome(pos).or_else(|| {
             let mut moves = Vec::new();
@@ -151,6 +152,7 @@ impl Topple {
 
     /// Every legal move of `pos`, none when the game is over: placements
     /// and topples by cell (topples by direction), then pawn steps.
+    #[inline]
     pub fn moves(&self, pos: &Position) -> Vec<Move> {
         let mut moves = Vec::new();
         if self.pawn_outcome(pos).is_none() {
@@ -198,6 +200,7 @@ impl Topple {
     }
 
     /// The position after `mv`, a legal move of `pos`.
+    #[inline]
     pub fn play(&self, pos: &Position, mv: Move) -> Position {
         self.play_traced(pos, mv).0
     }
@@ -205,6 +208,7 @@ impl Topple {
     /// The position after `mv`, a legal move of `pos`, and what it did:
     /// the move itself (with a topple's landings and a new pawn), then a
     /// reset, then rounds of takes, then the turn passes.
+    #[inline]
     pub fn play_traced(&self, pos: &Position, mv: Move) -> (Position, Effects) {
         let mut p = *pos;
         let mut fx = Effects::default();

@@ -187,6 +187,7 @@ impl Topple {
     }
 
     /// The tier of `pos`.
+    #[inline]
     pub fn tier_key(&self, pos: &Position) -> Tier {
         self.canonical_tier(Tier {
             supply: pos.supply(),
@@ -338,6 +339,7 @@ impl Topple {
     }
 
     /// The number of indices of `t` (saturating).
+    #[inline]
     pub fn tier_size_of(&self, t: Tier) -> u64 {
         let n = i64::from(self.shape().cells());
         let [r, u] = t.pawns.map(i64::from);
@@ -356,6 +358,7 @@ impl Topple {
 
     /// The index of `pos` in its tier (the same for every position of its
     /// reserve class).
+    #[inline]
     pub fn index_of(&self, pos: &Position) -> u64 {
         let t = self.tier_key(pos);
         let n = i64::from(self.shape().cells());
@@ -397,6 +400,7 @@ impl Topple {
 
     /// The position at `index` of `t`, if that index names a position of
     /// play.
+    #[inline]
     pub fn position_at(&self, t: Tier, index: u64) -> Option<Position> {
         if !self.is_tier(t) || index >= self.tier_size_of(t) {
             return None;
@@ -450,6 +454,7 @@ impl Topple {
 
     /// The representative of `pos`'s class: its reserves folded, then the
     /// board's image of least index ([`crate::symmetry`]).
+    #[inline]
     pub fn canonical(&self, pos: &Position) -> Position {
         self.least_image(&self.fold_reserves(pos))
     }
