@@ -13,6 +13,7 @@ pub struct QuickHasher(u64);
 const K: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl Hasher for QuickHasher {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         for chunk in bytes.chunks(8) {
             let mut w = [0u8; 8];
@@ -21,26 +22,32 @@ impl Hasher for QuickHasher {
         }
     }
 
+    #[inline]
     fn write_u8(&mut self, i: u8) {
         self.write_u64(u64::from(i));
     }
 
+    #[inline]
     fn write_u16(&mut self, i: u16) {
         self.write_u64(u64::from(i));
     }
 
+    #[inline]
     fn write_u32(&mut self, i: u32) {
         self.write_u64(u64::from(i));
     }
 
+    #[inline]
     fn write_u64(&mut self, i: u64) {
         self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(K);
     }
 
+    #[inline]
     fn write_usize(&mut self, i: usize) {
         self.write_u64(i as u64);
     }
 
+    #[inline]
     fn finish(&self) -> u64 {
         // The high bits are the well mixed ones; hashbrown takes its
         // control byte from the top and its bucket from the bottom.

@@ -52,21 +52,25 @@ impl Shape {
     }
 
     /// R, the number of rows.
+    #[inline]
     pub fn rows(self) -> u8 {
         self.rows
     }
 
     /// C, the number of columns.
+    #[inline]
     pub fn cols(self) -> u8 {
         self.cols
     }
 
     /// R·C, at most 64.
+    #[inline]
     pub fn cells(self) -> u8 {
         self.rows * self.cols
     }
 
     /// The bitboard of every cell.
+    #[inline]
     pub fn all(self) -> u64 {
         if self.cells() == 64 {
             u64::MAX
@@ -76,17 +80,20 @@ impl Shape {
     }
 
     /// The bitboard of row `r` (from 0).
+    #[inline]
     pub fn row(self, r: u8) -> u64 {
         let one_row = (1u64 << self.cols) - 1;
         one_row << (u32::from(r) * u32::from(self.cols))
     }
 
     /// The cell's (row, column), both from 0.
+    #[inline]
     pub fn coords(self, cell: u8) -> (i32, i32) {
         (i32::from(cell / self.cols), i32::from(cell % self.cols))
     }
 
     /// The cell at (row, column), if it is on the board.
+    #[inline]
     pub fn cell_at(self, row: i32, col: i32) -> Option<u8> {
         let inside = (0..i32::from(self.rows)).contains(&row) && (0..i32::from(self.cols)).contains(&col);
         inside.then(|| (row * i32::from(self.cols) + col) as u8)
@@ -94,12 +101,14 @@ impl Shape {
 
     /// The cell `k` steps of (rows, columns) `delta` from `cell`, if on the
     /// board.
+    #[inline]
     pub fn step(self, cell: u8, (dr, dc): (i32, i32), k: i32) -> Option<u8> {
         let (r, c) = self.coords(cell);
         self.cell_at(r + k * dr, c + k * dc)
     }
 
     /// The king's distance (Chebyshev: a diagonal step counts one).
+    #[inline]
     pub fn distance(self, a: u8, b: u8) -> u32 {
         let (ra, ca) = self.coords(a);
         let (rb, cb) = self.coords(b);
@@ -108,6 +117,7 @@ impl Shape {
 
     /// The cells within king's distance `radius` of `cell`, itself
     /// included.
+    #[inline]
     pub fn within(self, cell: u8, radius: i32) -> u64 {
         let (r, c) = self.coords(cell);
         let mut mask = 0;
@@ -122,23 +132,27 @@ impl Shape {
     }
 
     /// The (up to eight) cells a king's step from `cell`.
+    #[inline]
     pub fn king_neighbours(self, cell: u8) -> u64 {
         self.within(cell, 1) & !(1u64 << cell)
     }
 
     /// The cells not in the first column (a step left from them stays on
     /// the board).
+    #[inline]
     pub fn not_first_col(self) -> u64 {
         (0..self.rows).fold(0, |m, r| m | (self.row(r) & (self.row(r) << 1)))
     }
 
     /// The cells not in the last column.
+    #[inline]
     pub fn not_last_col(self) -> u64 {
         (0..self.rows).fold(0, |m, r| m | (self.row(r) & (self.row(r) >> 1)))
     }
 
     /// The cells orthogonally next to a cell of `m` (in a row or column),
     /// on the board.
+    #[inline]
     pub fn orthogonal_neighbours(self, m: u64) -> u64 {
         let c = u32::from(self.cols);
         let up = m << c;
@@ -149,6 +163,7 @@ impl Shape {
     }
 
     /// The bitboard mirrored left–right.
+    #[inline]
     pub fn mirror_cols(self, m: u64) -> u64 {
         let c = u32::from(self.cols);
         let mut out = 0;
@@ -161,6 +176,7 @@ impl Shape {
     }
 
     /// The bitboard mirrored top–bottom.
+    #[inline]
     pub fn mirror_rows(self, m: u64) -> u64 {
         let c = u32::from(self.cols);
         let rows = u32::from(self.rows);

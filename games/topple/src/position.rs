@@ -16,11 +16,13 @@ impl Color {
     pub const BOTH: [Color; 2] = [Color::Red, Color::Blue];
 
     /// 0 for Red, 1 for Blue.
+    #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
 
     /// The opponent.
+    #[inline]
     pub fn other(self) -> Color {
         match self {
             Color::Red => Color::Blue,
@@ -29,6 +31,7 @@ impl Color {
     }
 
     /// `Red` or `Blue`.
+    #[inline]
     pub fn name(self) -> &'static str {
         match self {
             Color::Red => "Red",
@@ -37,6 +40,7 @@ impl Color {
     }
 
     /// `r` or `b`: the letter of a pawn and of the player in notation.
+    #[inline]
     pub fn letter(self) -> char {
         match self {
             Color::Red => 'r',
@@ -83,6 +87,7 @@ pub struct Position {
 impl Position {
     /// The empty board with `supply` pieces, every pawn in reserve and Red
     /// to move: the start.
+    #[inline]
     pub fn start(supply: u8) -> Position {
         Position {
             heights: [0; 64],
@@ -94,11 +99,13 @@ impl Position {
     }
 
     /// The height of the stack on `cell` (0: empty).
+    #[inline]
     pub fn height(&self, cell: u8) -> u8 {
         self.heights[usize::from(cell)]
     }
 
     /// The pawn on `cell`, if any.
+    #[inline]
     pub fn pawn(&self, cell: u8) -> Option<Color> {
         Color::BOTH
             .into_iter()
@@ -106,21 +113,25 @@ impl Position {
     }
 
     /// `color`'s pawns as a bitboard.
+    #[inline]
     pub fn pawns(&self, color: Color) -> u64 {
         self.pawns[color.index()]
     }
 
     /// Both players' pawns as a bitboard.
+    #[inline]
     pub fn all_pawns(&self) -> u64 {
         self.pawns[0] | self.pawns[1]
     }
 
     /// How many pawns `color` has on the board.
+    #[inline]
     pub fn pawn_count(&self, color: Color) -> u8 {
         self.pawns(color).count_ones() as u8
     }
 
     /// The non-empty cells as a bitboard.
+    #[inline]
     pub fn stacks(&self) -> u64 {
         self.heights
             .iter()
@@ -130,6 +141,7 @@ impl Position {
     }
 
     /// The cells whose stacks are exactly `h` high.
+    #[inline]
     pub fn stacks_of(&self, h: u8) -> u64 {
         self.heights
             .iter()
@@ -139,26 +151,31 @@ impl Position {
     }
 
     /// Every piece on the board.
+    #[inline]
     pub fn pieces_on_board(&self) -> u32 {
         self.heights.iter().map(|&h| u32::from(h)).sum()
     }
 
     /// Pieces left to place.
+    #[inline]
     pub fn supply(&self) -> u8 {
         self.supply
     }
 
     /// `color`'s pawns in reserve.
+    #[inline]
     pub fn reserve(&self, color: Color) -> u8 {
         self.reserve[color.index()]
     }
 
     /// The player to move.
+    #[inline]
     pub fn turn(&self) -> Color {
         self.turn
     }
 
     /// Whose first move it is, or play.
+    #[inline]
     pub fn phase(&self) -> Phase {
         if self.reserve[Color::Red.index()] == PAWNS {
             Phase::First(Color::Red)

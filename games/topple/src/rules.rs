@@ -364,6 +364,7 @@ impl Topple {
 
     /// Rule 7: rounds of unlocked takes, all of a round at once, until
     /// none is left. Each round removes a pawn, so this ends.
+    #[inline]
     fn take(&self, p: &mut Position, fx: &mut Effects) {
         // Most moves cause no take: ask before listing them.
         while self.has_unlocked_take(p) {

@@ -177,6 +177,7 @@ impl Topple {
     }
 
     /// `t` with its reserves made canonical.
+    #[inline]
     fn canonical_tier(&self, mut t: Tier) -> Tier {
         if t.reserve.iter().all(|&r| r < PAWNS) {
             for c in 0..2 {
@@ -440,6 +441,7 @@ impl Topple {
 
     /// `pos` with its reserves made canonical: the position of its reserve
     /// class that [`Topple::position_at`] gives, the same index as `pos`.
+    #[inline]
     pub fn fold_reserves(&self, pos: &Position) -> Position {
         if pos.phase() != Phase::Play {
             return *pos;

@@ -276,6 +276,7 @@ impl Layout {
     }
 
     /// The digits of a code of `n` cells, most significant first.
+    #[inline]
     pub fn decode(&self, mut code: u64, n: usize) -> Vec<u8> {
         let base = u64::from(self.base);
         let mut d = vec![0u8; n];
@@ -287,6 +288,7 @@ impl Layout {
     }
 
     /// `pos` with the digits `digits` put on `class`'s cells.
+    #[inline]
     pub fn place(&self, mut pos: Position, class: Class, digits: &[u8]) -> Position {
         for (&bit, &d) in self.cells(class).iter().zip(digits) {
             if d != 0 {
@@ -298,6 +300,7 @@ impl Layout {
     }
 
     /// The pieces of `class` in `pos`, by kind.
+    #[inline]
     pub fn counts(&self, pos: &Position, class: Class) -> Counts {
         let m = self.bits[slot(class)];
         let mut out = [0u8; 6];
