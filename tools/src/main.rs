@@ -5,6 +5,8 @@
 #![deny(unsafe_code)]
 
 mod heap;
+#[cfg(feature = "mpi")]
+mod mpi_link;
 
 use std::process::ExitCode;
 
@@ -14,6 +16,8 @@ fn main() -> ExitCode {
     // Only the tier solver gains: Topolo's solver ran 7-12% slower with
     // it (docs/benchmarks.md).
     let _ = topitop_cli::cmd::solve::TIER_SOLVER_HEAP.set(heap::return_large_blocks);
+    #[cfg(feature = "mpi")]
+    let _ = topitop_cli::distributed::MPI_LINK.set(mpi_link::start);
     topitop_cli::main(
         Games::new(vec![
             topitop_commands::commands(),

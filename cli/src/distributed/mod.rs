@@ -1,7 +1,8 @@
 //! A solve shared by several processes, on one machine or many, as
 //! GamesmanOne runs its tier solver on a cluster: started by an MPI
 //! launcher (`mpirun -np N topitop solve ...`, or `srun` under SLURM) in a
-//! build with the `mpi` feature. Process 0 hands out units of work whose
+//! program that links MPI and sets [`MPI_LINK`] (the `topitop` program's
+//! `mpi` feature). Process 0 hands out units of work whose
 //! inputs are done and writes the databases; the others solve the units
 //! they are handed. Units read and write the solve's checkpoint directory,
 //! which every process must see (a shared file system): only unit numbers
@@ -13,8 +14,6 @@
 //! into parts of at most `--part-size` indices, so that a run is not held
 //! to the width of the tier graph.
 
-#[cfg(feature = "mpi")]
-mod mpi_link;
 mod roles;
 
 pub use roles::{run, Link, DEFAULT_PART_SIZE};
@@ -84,25 +83,33 @@ fn under_launcher() -> bool {
     LAUNCHER_VARS.iter().any(|v| std::env::var_os(v).is_some())
 }
 
+/// How the program starts its MPI link, set once as it starts (by the
+/// `topitop` program when it is built with its `mpi` feature). The link
+/// lives in the program, not here, so that building with MPI or without
+/// rebuilds the program alone and every library is shared between the
+/// two builds.
+pub static MPI_LINK: std::sync::OnceLock<StartLink> = std::sync::OnceLock::new();
+
+/// Starts this process's link to the others of a distributed solve.
+pub type StartLink = fn() -> anyhow::Result<Box<dyn Link>>;
+
 /// Runs `solve` as one process of a distributed solve when an MPI
 /// launcher started it, giving its outcome; `None` to solve alone.
-#[cfg(feature = "mpi")]
+///
+/// Without MPI in the program, a process an MPI launcher started solves
+/// alone: said once, by the first process, with the way to build it in.
 pub fn launched(solver: &mut dyn Solver, args: &Args) -> Option<anyhow::Result<()>> {
     if !under_launcher() {
         return None;
     }
-    Some(mpi_link::MpiLink::start().and_then(|link| run(solver, args, &link)))
-}
-
-/// Without MPI in the build, a process an MPI launcher started solves
-/// alone: said once, by the first process, with the way to build it in.
-#[cfg(not(feature = "mpi"))]
-pub fn launched(_: &mut dyn Solver, _: &Args) -> Option<anyhow::Result<()>> {
+    if let Some(start) = MPI_LINK.get() {
+        return Some(start().and_then(|link| run(solver, args, link.as_ref())));
+    }
     let first = ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"]
         .iter()
         .filter_map(|v| std::env::var(v).ok())
         .all(|r| r == "0");
-    if under_launcher() && first {
+    if first {
         eprintln!(
             "topitop: warning: started by an MPI launcher, but this topitop was built without MPI: every process solves alone, and all but one find the database locked; build it with `cargo build --release --features mpi` to share the solve"
         );

@@ -1,11 +1,12 @@
 //! The [`Link`] of a distributed solve over MPI (the `mpi` feature): the
 //! system's MPI library, as `mpirun` or `srun` started the processes.
+//! `main` hands [`start`] to `topitop_cli::distributed::MPI_LINK`.
 
 use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::Threading;
 
-use super::Link;
+use topitop_cli::distributed::Link;
 
 /// This process's place among those MPI started. MPI is finalised when it
 /// is dropped.
@@ -29,6 +30,14 @@ impl MpiLink {
             _universe: universe,
         })
     }
+}
+
+/// Starts MPI and gives this process's link.
+///
+/// # Errors
+/// As [`MpiLink::start`].
+pub fn start() -> anyhow::Result<Box<dyn Link>> {
+    Ok(Box::new(MpiLink::start()?))
 }
 
 impl Link for MpiLink {
