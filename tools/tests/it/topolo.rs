@@ -3,7 +3,7 @@
 
 use crate::support;
 
-use support::run::{stderr, stdout, temp_dir, topitop, topitop_with_input};
+use support::run::{stderr, stdout, temp_dir, topitop, topitop_with_env, topitop_with_input};
 
 fn ok(args: &[&str]) -> String {
     let o = topitop(args);
@@ -514,4 +514,62 @@ fn game_near_end() -> String {
     let even = "MmLlMmLl";
     let last = "MmLl....";
     [odd, even, odd, even, odd, even, odd, last].join("/")
+}
+
+/// A board whose estimate alone is far beyond the memory (5x5 under a
+/// 16 GB limit) is refused at once from the estimate, where it used to
+/// count its indices for minutes in silence first. Past the refusal
+/// (`--ignore-memory-estimate`, on a board the limit is set for), the
+/// solve counts them and writes the database a plain solve writes.
+#[test]
+fn a_board_far_beyond_memory_is_refused_at_once_from_its_estimate() {
+    let dir = temp_dir("topolo-beyond");
+    let d = dir.to_str().unwrap();
+    let start = std::time::Instant::now();
+    let o = topitop_with_env(
+        &["solve", "--game", "topolo", "--board", "5x5", "--out", d],
+        &[("TOPITOP_MEMORY_LIMIT", "16G")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let said = stderr(&o);
+    assert!(
+        said.contains("by an estimate from counts") && said.contains("--ignore-memory-estimate"),
+        "{said}"
+    );
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    // 3x3 under 1 MB: refused the same way, then solved past the refusal.
+    let g = ["--game", "topolo", "--board", "3x3"];
+    let limit = [("TOPITOP_MEMORY_LIMIT", "1M")];
+    let past = dir.join("past");
+    let o = topitop_with_env(&[&["solve", "--out", d][..], &g].concat(), &limit);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("by an estimate from counts"),
+        "{}",
+        stderr(&o)
+    );
+    let args = [
+        &[
+            "solve",
+            "--ignore-memory-estimate",
+            "--out",
+            past.to_str().unwrap(),
+        ][..],
+        &g,
+    ]
+    .concat();
+    let o = topitop_with_env(&args, &limit);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("counting the indices of topolo 3x3 exactly"),
+        "{}",
+        stderr(&o)
+    );
+    let plain = dir.join("plain");
+    ok(&[&["solve", "--out", plain.to_str().unwrap()][..], &g].concat());
+    assert_eq!(
+        std::fs::read(past.join("topolo_3x3.db")).unwrap(),
+        std::fs::read(plain.join("topolo_3x3.db")).unwrap()
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -130,10 +130,20 @@ impl TopoloSolver {
     }
 
     /// The plan, made now if [`Solver::needs`] has not made it (the
-    /// workers of a distributed solve do not ask).
+    /// workers of a distributed solve do not ask, and a solve that goes on
+    /// past a refusal from the estimate alone has none yet).
     fn made_plan(&mut self) -> anyhow::Result<&Plan> {
         if self.plan.is_none() {
             self.needs()?;
+        }
+        if self.plan.is_none() {
+            let layout = Layout::of(self.game)
+                .ok_or_else(|| anyhow::anyhow!("topolo {} cannot be indexed", Game::variant(&self.game)))?;
+            eprintln!(
+                "counting the indices of topolo {} exactly before the solve",
+                Game::variant(&self.game)
+            );
+            self.plan = Some(Plan::new(layout));
         }
         self.plan()
     }
@@ -248,6 +258,21 @@ impl Solver for TopoloSolver {
                 topitop_topolo::layout::MAX_INDEXED_CELLS
             );
         };
+        // Far beyond the machine by the estimate: say so now, from the
+        // estimate, rather than count a board's indices for minutes in
+        // silence first (5x5). Twice over, as the estimate is approximate;
+        // `--ignore-memory-estimate` goes on and counts them in `solve`.
+        let beyond = topitop_cli::common::available_memory().is_some_and(|a| need > 2.0 * a as f64);
+        if self.plan.is_none() && beyond {
+            return Ok(Needs {
+                memory: need as u64,
+                disk: (estimated / 5.0 + estimated / 4.0) as u64 + (2 << 20),
+                what: format!(
+                    "about {estimated:.1e} indices by an estimate from counts, about {:.1e} GB of values and a database of about as much",
+                    estimated / 5e9
+                ),
+            });
+        }
         // The board can be indexed: its plan gives the exact count of
         // indices and the memory from it, where the estimate above only
         // approximates the symmetry classes.
@@ -272,8 +297,11 @@ impl Solver for TopoloSolver {
         let [kept] = kept else {
             anyhow::bail!("one database, so one checkpoint store");
         };
-        let bar = CountBar::new(&format!("solving {}", self.title()), "full first classes");
-        self.solved = Some(crate::solve::solve(self.plan()?, kept, &|d, t| bar.set(d, t))?);
+        let title = self.title();
+        let plan = self.made_plan()?;
+        let bar = CountBar::new(&format!("solving {title}"), "full first classes");
+        let solved = crate::solve::solve(plan, kept, &|d, t| bar.set(d, t))?;
+        self.solved = Some(solved);
         bar.finish();
         Ok(())
     }
