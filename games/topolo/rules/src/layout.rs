@@ -425,29 +425,17 @@ impl Layout {
     /// Every way to hold `red` of Red's pieces and `black` of Black's
     /// within `left` (pieces by kind not yet placed).
     fn splits(&self, red: u8, black: u8, left: &Counts) -> Vec<Counts> {
-        let per = |n: u8, lim: &[u8]| -> Vec<[u8; 3]> {
-            let mut v = Vec::new();
-            for s in 0..=lim[0].min(n) {
-                for m in 0..=lim[1].min(n - s) {
-                    let l = n - s - m;
-                    if l <= lim[2] {
-                        v.push([s, m, l]);
-                    }
-                }
-            }
-            v
-        };
         let mut out = Vec::new();
-        for r in per(red, &left[..3]) {
-            for b in per(black, &left[3..]) {
+        for r in holdings(red, [left[0], left[1], left[2]]) {
+            for b in holdings(black, [left[3], left[4], left[5]]) {
                 out.push([r[0], r[1], r[2], b[0], b[1], b[2]]);
             }
         }
         out
     }
 
-    /// Red's pieces after `placed` pieces in all.
-    fn red_after(placed: usize) -> u8 {
+    /// Red's pieces after `placed` pieces in all (Red moves first).
+    pub fn red_after(placed: usize) -> u8 {
         placed.div_ceil(2) as u8
     }
 
@@ -709,6 +697,21 @@ fn next_permutation(d: &mut [u8]) -> bool {
     d.swap(i - 1, j);
     d[i..].reverse();
     true
+}
+
+/// Every way to hold `n` of one colour's pieces, by size (small, medium,
+/// large), within `left` of each.
+pub fn holdings(n: u8, left: [u8; 3]) -> Vec<[u8; 3]> {
+    let mut v = Vec::new();
+    for s in 0..=left[0].min(n) {
+        for m in 0..=left[1].min(n - s) {
+            let l = n - s - m;
+            if l <= left[2] {
+                v.push([s, m, l]);
+            }
+        }
+    }
+    v
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use topitop_topolo::layout::{Counts, Layout, Tier};
+use topitop_topolo::layout::{holdings, Counts, Layout, Tier};
 use topitop_topolo::{Class, Color, Position, Size};
 
 /// Where a solve keeps the templates it finished.
@@ -217,23 +217,22 @@ pub fn estimate(layout: &Layout, threads: usize) -> (f64, f64) {
             .fold((0.0, 0.0), |(s, m), w| (s + w, f64::max(m, w)))
     };
     let minus = |a: [u8; 3], b: [u8; 3]| std::array::from_fn(|k| a[k] - b[k]);
-    let red_after = |placed: usize| placed.div_ceil(2) as u8;
     let mut n = 1.0; // the start
     let mut largest_row: f64 = 0.0;
     for first in layout.firsts() {
         let na = layout.cells(first).len();
         let nb = layout.cells(first.other()).len();
         for k in 1..na {
-            let red = red_after(k);
+            let red = Layout::red_after(k);
             let black = k as u8 - red;
             n += falling(na, k) * sum_max(0, red, all[0]).0 * sum_max(1, black, all[1]).0;
         }
         // Closed tiers: the first class full, then the second filling.
-        let red_a = red_after(na);
+        let red_a = Layout::red_after(na);
         let fulls = [holdings(red_a, all[0]), holdings(na as u8 - red_a, all[1])];
         let keep = layout.keeping(first).len() as f64;
         for j in 0..=nb {
-            let red = red_after(na + j) - red_a;
+            let red = Layout::red_after(na + j) - red_a;
             let need = [red, j as u8 - red];
             let mut sums = [0.0; 2];
             let mut most = [0.0f64; 2];
@@ -251,6 +250,12 @@ pub fn estimate(layout: &Layout, threads: usize) -> (f64, f64) {
             }
         }
     }
+    peak(layout, threads, n, largest_row)
+}
+
+/// The estimate's indices and peak memory from its count `n` of indices
+/// and the arrangements of its largest row of second classes.
+fn peak(layout: &Layout, threads: usize, n: f64, largest_row: f64) -> (f64, f64) {
     let nb = layout
         .firsts()
         .iter()
@@ -259,20 +264,6 @@ pub fn estimate(layout: &Layout, threads: usize) -> (f64, f64) {
         .unwrap_or(0) as f64;
     let template = largest_row * (nb + 1.0) * (8.0 + 4.0 + 12.0 * nb + 32.0 + threads as f64);
     (n, n / 4.0 + n / 5.0 + template + f64::from(64u32 << 20))
-}
-
-/// Every way to hold `n` of one colour's pieces, by size, within `left`.
-fn holdings(n: u8, left: [u8; 3]) -> Vec<[u8; 3]> {
-    let mut v = Vec::new();
-    for s in 0..=left[0].min(n) {
-        for m in 0..=left[1].min(n - s) {
-            let l = n - s - m;
-            if l <= left[2] {
-                v.push([s, m, l]);
-            }
-        }
-    }
-    v
 }
 
 #[cfg(test)]
@@ -311,14 +302,7 @@ mod estimate_tests {
                 }
             };
         }
-        let nb = layout
-            .firsts()
-            .iter()
-            .map(|&c| layout.cells(c.other()).len())
-            .max()
-            .unwrap_or(0) as f64;
-        let template = largest_row * (nb + 1.0) * (8.0 + 4.0 + 12.0 * nb + 32.0 + threads as f64);
-        (n, n / 4.0 + n / 5.0 + template + f64::from(64u32 << 20))
+        peak(layout, threads, n, largest_row)
     }
 
     /// The sum by colours is the sum tier by tier, on every board small
