@@ -24,10 +24,14 @@ use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type, TypePtr};
 
-/// Rows per row group: parquet-rs's default, large enough for good
-/// compression and cheap metadata, small enough that a few row groups in
-/// flight (one per worker) take tens of megabytes.
+/// Rows per row group unless asked otherwise: parquet-rs's default, large
+/// enough for good compression and cheap metadata, small enough that a few
+/// row groups in flight (one per worker) take tens of megabytes.
 pub const ROW_GROUP_ROWS: usize = 1 << 20;
+
+/// The largest row group `export --row-group-rows` takes: the export holds
+/// a few row groups at once, at up to about 100 bytes a row.
+pub const MAX_ROW_GROUP_ROWS: usize = 1 << 24;
 
 /// The `value` column's names: key [`topitop_game_api::Value::index`]
 /// names a value, and 4 a record the database does not solve (which the
@@ -82,7 +86,7 @@ pub fn write_summary(
         field("remoteness", Kind::U16, true)?,
         field("count", Kind::U64, false)?,
     ])?;
-    let mut file = FileWriter::new(schema, properties(metadata, false))?;
+    let mut file = FileWriter::new(schema, properties(metadata, false, ROW_GROUP_ROWS))?;
     // A few thousand rows at most: one row group, built whole in memory
     // (in row groups of the usual size all the same, as any table).
     for group in checked.chunks(ROW_GROUP_ROWS) {
@@ -125,7 +129,7 @@ pub fn value_names() -> Vec<ByteArray> {
 }
 
 /// zstd pages (level 1: several times smaller than uncompressed at little
-/// cost), row groups of [`ROW_GROUP_ROWS`], and `metadata`. With
+/// cost), row groups of `group_rows` rows, and `metadata`. With
 /// `positions`, the `position` column has no dictionary (its strings are
 /// all different, so one would only cost time before falling back) and is
 /// written as DELTA_BYTE_ARRAY, each string as the length of the prefix it
@@ -135,10 +139,10 @@ pub fn value_names() -> Vec<ByteArray> {
 /// Parquet format; pyarrow and DuckDB were checked to read it. Every other
 /// column is dictionary encoded while its dictionary stays small, which
 /// keeps `value` a handful of names.
-pub fn properties(metadata: Vec<KeyValue>, positions: bool) -> WriterProperties {
+pub fn properties(metadata: Vec<KeyValue>, positions: bool, group_rows: usize) -> WriterProperties {
     let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+        .set_max_row_group_row_count(Some(group_rows))
         .set_key_value_metadata(Some(metadata));
     if positions {
         props = props

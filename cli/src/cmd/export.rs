@@ -32,7 +32,7 @@ use topitop_game_api::{Game, Value};
 
 use crate::common::DbArgs;
 use crate::output::Output;
-use crate::parquet::{check_target, write_summary};
+use crate::parquet::{check_target, write_summary, MAX_ROW_GROUP_ROWS, ROW_GROUP_ROWS};
 use walk::Walk;
 
 /// What a game adds to the export: its own columns, how its tiers are
@@ -94,6 +94,7 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, extras: &dyn Extras<G>, args: 
     if args.format == Format::Parquet {
         check_target(args.out.as_deref())?;
     }
+
     let facts = db.facts();
     let mut output = Output::open(args.out.as_deref(), &[&facts.path])?;
     let walk = Walk::new(game, db, extras, &args)?;
@@ -118,6 +119,7 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, extras: &dyn Extras<G>, args: 
             extras.columns(),
             (canonical, args.mark_reachable),
             meta("positions")?,
+            args.row_group_rows.unwrap_or(ROW_GROUP_ROWS),
         )?;
         walk.run(
             |rows| Ok(columns::cells(&walk, extras, rows, canonical)),
@@ -189,6 +191,26 @@ pub struct Args {
     /// any position a game comes to then has its own row.
     #[arg(long)]
     pub all_symmetries: bool,
+    /// With --format parquet: rows in each row group (the unit a reader
+    /// skips or reads in parallel). Smaller groups suit readers that
+    /// filter on columns' statistics; larger ones compress a little
+    /// better. Default 1048576.
+    #[arg(long, value_name = "N", value_parser = row_group_rows)]
+    pub row_group_rows: Option<usize>,
+}
+
+/// `--row-group-rows`: from 1 to [`MAX_ROW_GROUP_ROWS`].
+fn row_group_rows(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of rows"))?;
+    if (1..=MAX_ROW_GROUP_ROWS).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{n} rows: a row group holds from 1 to {MAX_ROW_GROUP_ROWS} rows (default {ROW_GROUP_ROWS})"
+        ))
+    }
 }
 
 impl Args {
@@ -206,11 +228,17 @@ impl Args {
     }
 
     /// Refuses optional columns that `--summary` or `--format
-    /// gamesman-classic` do not write.
+    /// gamesman-classic` do not write, and `--row-group-rows` where there
+    /// are no row groups to size.
     ///
     /// # Errors
     /// Such a combination.
     pub fn check_extras(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.row_group_rows.is_none() || (self.format == Format::Parquet && !self.summary),
+            "--row-group-rows sets the row groups of the positions table in Parquet: \
+             use it with --format parquet, without --summary"
+        );
         let extras = self.extra_columns();
         if extras.is_empty() {
             return Ok(());

@@ -445,7 +445,7 @@ fn assert_remoteness_follows(v: &serde_json::Value) {
 
 #[test]
 fn export_summary_and_stats_agree_with_the_solve() {
-    let (dir, db) = small_db("export", "2");
+    let (dir, db) = solved("export", "2", "1/2/2/2");
     let o = topitop(&["stats", "--db", &db, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let stats: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -762,7 +762,9 @@ fn any_position_finds_its_exported_row_through_canonical() {
 
 #[test]
 fn every_export_format_has_the_same_columns_and_the_tier_decoded() {
-    let (dir, db) = small_db("columns", "0");
+    // A budget of each kind's own count, so that each column's sum below
+    // is checked against its own kind.
+    let (dir, db) = solved("columns", "0", "2/1/1/2");
     let tsv = stdout(&topitop(&["export", "--db", &db]));
     let csv = stdout(&topitop(&["export", "--db", &db, "--format", "csv"]));
     let jsonl = stdout(&topitop(&["export", "--db", &db, "--format", "jsonl"]));
@@ -776,14 +778,17 @@ fn every_export_format_has_the_same_columns_and_the_tier_decoded() {
     let mut keys = keys;
     keys.sort_unstable();
     assert_eq!(keys, sorted, "JSON Lines has the same columns");
-    // The budget is 2/2/2/2: what is on the board and what is left add up
-    // to it, and the turn is the position string's digit.
+    // What is on the board and what is left add up to the budget, kind
+    // by kind (blue and red buckets, small and large piles), and the turn
+    // is the position string's digit.
+    let budget = [2, 1, 1, 2];
+    assert!(tsv.lines().count() > 1000);
     for line in tsv.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
         let n = |i: usize| f[i].parse::<u8>().unwrap();
         assert_eq!(n(4), f[0].as_bytes()[0] - b'0', "{line}");
-        for k in 0..4 {
-            assert_eq!(n(5 + k) + n(9 + k), 2, "{line}");
+        for (k, &kind) in budget.iter().enumerate() {
+            assert_eq!(n(5 + k) + n(9 + k), kind, "{line}");
         }
     }
     std::fs::remove_dir_all(&dir).ok();

@@ -8,11 +8,11 @@ use serde_json::Value as Json;
 use support::browser::{chromium, run_for};
 use support::run::{stderr, stdout, temp_dir, topitop};
 
-/// Solves `args` (rules options) at budget 2/2/2/2 into `dir`.
+/// Solves `args` (rules options) at budget 1/2/2/2 into `dir`.
 fn solve(dir: &std::path::Path, args: &[&str], name: &str) -> String {
     let o = topitop(
         &[
-            &["solve", "--budget", "2/2/2/2", "--out", dir.to_str().unwrap()][..],
+            &["solve", "--budget", "1/2/2/2", "--out", dir.to_str().unwrap()][..],
             args,
         ]
         .concat(),
@@ -93,8 +93,8 @@ fn query(db: &str, pos: &str) -> Json {
 #[test]
 fn misere_against_normal_play_is_explained() {
     let dir = temp_dir("crosscheck-explains");
-    let a = solve(&dir, &["--variant", "0"], "topitop_v1_0_2-2-2-2.db");
-    let b = solve(&dir, &["--variant", "4"], "topitop_v1_4_2-2-2-2.db");
+    let a = solve(&dir, &["--variant", "0"], "topitop_v1_0_1-2-2-2.db");
+    let b = solve(&dir, &["--variant", "4"], "topitop_v1_4_1-2-2-2.db");
     let html = dir.join("report.html");
     let o = topitop(&["crosscheck", &a, &b, "--json", "--report", html.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "they differ: {}", stderr(&o));
@@ -274,7 +274,7 @@ fn misere_against_normal_play_is_explained() {
 #[test]
 fn identical_databases_have_nothing_to_explain() {
     let dir = temp_dir("crosscheck-same");
-    let a = solve(&dir, &["--variant", "0"], "topitop_v1_0_2-2-2-2.db");
+    let a = solve(&dir, &["--variant", "0"], "topitop_v1_0_1-2-2-2.db");
     let o = topitop(&["crosscheck", &a, &a]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);

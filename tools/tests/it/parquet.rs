@@ -28,9 +28,13 @@ const HEADER: &str = "position\ttier\tvalue\tremoteness\tturn\tboard_blue_bucket
 /// A summary row: tier (`all` or a number), value, remoteness, count.
 type SummaryRow = (String, String, Option<u16>, u64);
 
-/// Budget 2/2/2/2: wins, losses and draws, and about 2 million positions,
-/// so that the table spans two row groups of 2^20 rows.
-const BUDGET: &str = "2/2/2/2";
+/// Budget 2/0/3/2: wins, losses and draws in 410,952 positions, which
+/// span five row groups of [`GROUP_ROWS`] (and one of the default size).
+const BUDGET: &str = "2/0/3/2";
+
+/// The row groups' size the tests ask for, so that a small game spans
+/// several (the default, 2^20 rows, would take a game five times larger).
+const GROUP_ROWS: usize = 100_000;
 
 /// The directory and database of the game every test exports, solved once.
 fn game() -> &'static (PathBuf, String) {
@@ -39,7 +43,7 @@ fn game() -> &'static (PathBuf, String) {
         let dir = temp_dir("parquet-game");
         let o = topitop(&["solve", "--budget", BUDGET, "--out", dir.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
-        let db = dir.join("topitop_v1_0_2-2-2-2.db");
+        let db = dir.join("topitop_v1_0_2-0-3-2.db");
         assert!(db.is_file(), "{}", stdout(&o));
         (dir, db.to_str().unwrap().to_string())
     })
@@ -55,10 +59,15 @@ fn all_rows() -> &'static [Row] {
     })
 }
 
-/// Runs `export` on the game with `args`, writing to `out`.
+/// Runs `export` on the game with `args`, writing to `out`: Parquet's
+/// positions table in row groups of [`GROUP_ROWS`].
 fn export(args: &[&str], out: &Path) {
     let mut all = vec!["export", "--db", &game().1, "-o", out.to_str().unwrap()];
     all.extend_from_slice(args);
+    let group_rows = GROUP_ROWS.to_string();
+    if args.contains(&"parquet") && !args.contains(&"--summary") {
+        all.extend(["--row-group-rows", &group_rows]);
+    }
     let o = topitop(&all);
     assert!(o.status.success(), "export {args:?}: {}", stderr(&o));
 }
@@ -343,12 +352,14 @@ fn every_row_matches_the_tsv_export() {
     }
     assert!(turns.contains(&1) && turns.contains(&2));
 
-    // Two row groups (2^20 rows, then the rest), zstd pages, positions
-    // as prefix lengths and suffixes.
+    // Row groups of the size asked for (then the rest), zstd pages,
+    // positions as prefix lengths and suffixes.
     let groups = file.meta.row_groups();
-    assert_eq!(groups.len(), rows.len().div_ceil(1 << 20));
+    assert_eq!(groups.len(), rows.len().div_ceil(GROUP_ROWS));
     assert!(groups.len() >= 2, "the game spans several row groups");
-    assert_eq!(groups[0].num_rows(), 1 << 20);
+    assert_eq!(groups[0].num_rows(), GROUP_ROWS as i64);
+    let last = groups.last().unwrap().num_rows() as usize;
+    assert_eq!(last, rows.len() - (groups.len() - 1) * GROUP_ROWS);
     for g in groups {
         assert!(g.column(0).encodings().any(|e| e == Encoding::DELTA_BYTE_ARRAY));
         for c in g.columns() {
@@ -482,8 +493,10 @@ fn the_file_is_the_same_through_a_pipe_and_on_any_number_of_threads() {
     assert!(file.starts_with(b"PAR1") && file.ends_with(b"PAR1"));
     // Standard output (a pipe here, not a terminal) gets the same bytes,
     // with `-o -` and without -o.
+    let group_rows = GROUP_ROWS.to_string();
     for out in [&["-o", "-"][..], &[]] {
         let mut args = vec!["export", "--db", &game().1, "--format", "parquet"];
+        args.extend(["--row-group-rows", &group_rows]);
         args.extend_from_slice(out);
         let o = topitop(&args);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -500,6 +513,7 @@ fn the_file_is_the_same_through_a_pipe_and_on_any_number_of_threads() {
     let o = Command::new(env!("CARGO_BIN_EXE_topitop"))
         .args(["export", "--db", &game().1, "--format", "parquet", "-o"])
         .arg(&one)
+        .args(["--row-group-rows", &group_rows])
         .env("RAYON_NUM_THREADS", "1")
         .output()
         .unwrap();
@@ -508,5 +522,63 @@ fn the_file_is_the_same_through_a_pipe_and_on_any_number_of_threads() {
         std::fs::read(&one).unwrap() == file,
         "one thread wrote another file"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Without `--row-group-rows`, row groups of 2^20 rows (the game fits in
+/// one); the option takes 1 to 2^24 rows and only where it applies.
+#[test]
+fn row_groups_are_a_million_rows_unless_asked() {
+    let dir = temp_dir("parquet-groups");
+    let pq = dir.join("default.parquet");
+    let o = topitop(&[
+        "export",
+        "--db",
+        &game().1,
+        "--format",
+        "parquet",
+        "-o",
+        pq.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let file = read_parquet(&pq);
+    let groups = file.meta.row_groups();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].num_rows() as usize, all_rows().len());
+    assert!(all_rows().len() < 1 << 20);
+
+    let db = game().1.as_str();
+    let out = dir.join("bad.parquet");
+    let out = out.to_str().unwrap();
+    for (args, said) in [
+        (
+            vec!["--format", "parquet", "--row-group-rows", "0"],
+            "from 1 to 16777216 rows",
+        ),
+        (
+            vec!["--format", "parquet", "--row-group-rows", "16777217"],
+            "from 1 to 16777216 rows",
+        ),
+        (
+            vec!["--format", "parquet", "--row-group-rows", "many"],
+            "\"many\" is not a number of rows",
+        ),
+        (vec!["--row-group-rows", "10"], "use it with --format parquet"),
+        (
+            vec!["--format", "gamesman-classic", "--row-group-rows", "10"],
+            "use it with --format parquet",
+        ),
+        (
+            vec!["--format", "parquet", "--summary", "--row-group-rows", "10"],
+            "without --summary",
+        ),
+    ] {
+        let mut all = vec!["export", "--db", db, "-o", out];
+        all.extend_from_slice(&args);
+        let o = topitop(&all);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
+        assert!(!Path::new(out).exists(), "{args:?} left a file");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

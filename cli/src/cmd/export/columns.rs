@@ -20,7 +20,6 @@ use super::walk::{Row, Walk};
 use super::Extras;
 use crate::parquet::{
     field, properties, schema, value_names, Chunk, Column, FileWriter, Kind, Nullable, Strings, Values,
-    ROW_GROUP_ROWS,
 };
 
 /// The most row groups gathered before they are encoded together: the
@@ -89,6 +88,8 @@ pub struct Table<'w, W: Write> {
     pending: Vec<Group>,
     /// Row groups encoded together.
     batch: usize,
+    /// Rows of a row group.
+    group_rows: usize,
 }
 
 /// The rows of one row group, as its columns hold them.
@@ -134,7 +135,8 @@ impl<'w, W: Write> Table<'w, W> {
     /// A table of rows of `tiers` (the names by their place in the file;
     /// numbers when `numeric`), with the game's columns `extras` after
     /// `remoteness`, the optional columns `canonical` and `reachable`
-    /// when asked, and `metadata`, written into `out`.
+    /// when asked, and `metadata`, written into `out` in row groups of
+    /// `group_rows` rows.
     ///
     /// # Errors
     /// A tier name that is not a number when `numeric`, or an encoder
@@ -145,6 +147,7 @@ impl<'w, W: Write> Table<'w, W> {
         extras: &[&str],
         (canonical, reachable): (bool, bool),
         metadata: Vec<KeyValue>,
+        group_rows: usize,
     ) -> anyhow::Result<Self> {
         let (tiers, tier_kind) = if numeric {
             let numbers = tiers
@@ -174,7 +177,7 @@ impl<'w, W: Write> Table<'w, W> {
         if reachable {
             fields.push(field("reachable", Kind::Bool, false)?);
         }
-        let writer = FileWriter::new(schema(fields)?, properties(metadata, true))?;
+        let writer = FileWriter::new(schema(fields)?, properties(metadata, true, group_rows))?;
         Ok(Table {
             out,
             file: File {
@@ -188,6 +191,7 @@ impl<'w, W: Write> Table<'w, W> {
             // One row group per two workers: each group's columns are
             // encoded in parallel too, and the memory stays at a few groups.
             batch: (rayon::current_num_threads() / 2).clamp(1, MAX_GROUPS_IN_FLIGHT),
+            group_rows,
         })
     }
 
@@ -199,7 +203,7 @@ impl<'w, W: Write> Table<'w, W> {
     pub fn push(&mut self, cells: Vec<Cells>) -> anyhow::Result<()> {
         for c in cells {
             match self.pending.last_mut() {
-                Some(g) if g.values.len() < ROW_GROUP_ROWS => g.push(c, self.file.canonical)?,
+                Some(g) if g.values.len() < self.group_rows => g.push(c, self.file.canonical)?,
                 _ => {
                     if self.pending.len() == self.batch {
                         self.flush()?;

@@ -8,7 +8,7 @@ use topitop_solved::{read_all, Database};
 fn sample_bytes() -> (Vec<u8>, u64) {
     let sol = common::solved(0, "2/0/2/2", true);
     let dir = tempfile::tempdir().unwrap();
-    let (path, db) = common::written(dir.path(), &sol);
+    let (path, db) = common::written(dir.path(), sol);
     let table = db.header().table_offset;
     (std::fs::read(path).unwrap(), table)
 }

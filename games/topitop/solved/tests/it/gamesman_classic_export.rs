@@ -192,8 +192,8 @@ fn every_slot_of_every_option_reads_back_as_gamesman_classic_solves_it() {
     for option in 0..8 {
         let solution = common::solved(option, "1/1/2/2", true);
         let dir = tempfile::tempdir().unwrap();
-        let summary = export(&solution, dir.path(), ExportOptions::FAST, |_, _| {}).unwrap();
-        let (compared, solved) = check_export(dir.path(), &solution);
+        let summary = export(solution, dir.path(), ExportOptions::FAST, |_, _| {}).unwrap();
+        let (compared, solved) = check_export(dir.path(), solution);
         assert_eq!(compared, summary.slots);
         assert_eq!(solved, summary.solved);
         assert!(solved > 0 && solved < compared);
@@ -213,8 +213,8 @@ fn a_solve_without_symmetry_exports_the_same_files() {
     let sym = common::solved(2, budget, true);
     let full = common::solved(2, budget, false);
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    export(&sym, a.path(), ExportOptions::EXACT, |_, _| {}).unwrap();
-    export(&full, b.path(), ExportOptions::EXACT, |_, _| {}).unwrap();
+    export(sym, a.path(), ExportOptions::EXACT, |_, _| {}).unwrap();
+    export(full, b.path(), ExportOptions::EXACT, |_, _| {}).unwrap();
     let (fa, fb) = (
         find_tier_files(a.path()).unwrap(),
         find_tier_files(b.path()).unwrap(),
@@ -234,8 +234,8 @@ fn a_solve_without_symmetry_exports_the_same_files() {
 fn the_exact_and_fast_levels_differ_only_in_compression() {
     let solution = common::solved(0, "2/1/2/2", true);
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    export(&solution, a.path(), ExportOptions::EXACT, |_, _| {}).unwrap();
-    export(&solution, b.path(), ExportOptions::FAST, |_, _| {}).unwrap();
+    export(solution, a.path(), ExportOptions::EXACT, |_, _| {}).unwrap();
+    export(solution, b.path(), ExportOptions::FAST, |_, _| {}).unwrap();
     let (fa, fb) = (
         find_tier_files(a.path()).unwrap(),
         find_tier_files(b.path()).unwrap(),
@@ -257,7 +257,7 @@ fn a_second_export_replaces_the_folder() {
     std::fs::create_dir_all(folder.join("lookup")).unwrap();
     std::fs::write(folder.join("stale.dat.gz"), b"old").unwrap();
     let progress = std::sync::Mutex::new(Vec::new());
-    let summary = export(&solution, dir.path(), ExportOptions::FAST, |done, total| {
+    let summary = export(solution, dir.path(), ExportOptions::FAST, |done, total| {
         progress.lock().unwrap().push((done, total))
     })
     .unwrap();
@@ -266,7 +266,7 @@ fn a_second_export_replaces_the_folder() {
     let progress = progress.into_inner().unwrap();
     assert_eq!(progress.len(), summary.tiers);
     assert!(progress.iter().any(|&(d, t)| d == t && t == summary.slots));
-    check_export(dir.path(), &solution);
+    check_export(dir.path(), solution);
 }
 
 #[test]
@@ -293,7 +293,7 @@ fn a_failed_export_leaves_nothing_behind() {
     // The data directory is a file: nothing can be created in it.
     let blocked = dir.path().join("data");
     std::fs::write(&blocked, b"not a directory").unwrap();
-    let err = export(&solution, &blocked, ExportOptions::FAST, |_, _| {}).unwrap_err();
+    let err = export(solution, &blocked, ExportOptions::FAST, |_, _| {}).unwrap_err();
     assert!(matches!(err, ExportError::Io { .. }), "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

@@ -56,7 +56,7 @@ fn todays_writer_writes_the_current_golden_file() {
     let sol = common::solved(0, BUDGET, true);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("golden.db");
-    write(&path, &sol, &golden_options(), |_, _| {}).unwrap();
+    write(&path, sol, &golden_options(), |_, _| {}).unwrap();
     let written = std::fs::read(&path).unwrap();
     let golden = std::fs::read(db_path(VERSION)).unwrap();
     assert!(
@@ -102,7 +102,7 @@ fn golden_database_reads(version: u16) {
 #[ignore = "writes the committed golden files; run on purpose after a format change"]
 fn regenerate() {
     let sol = common::solved(0, BUDGET, true);
-    write(&db_path(VERSION), &sol, &golden_options(), |_, _| {}).unwrap();
+    write(&db_path(VERSION), sol, &golden_options(), |_, _| {}).unwrap();
     let mut tsv = String::from("position\tvalue\tremoteness\n");
     let index = sol.index().states();
     for pos in index.walk(0, index.len()).step_by(2311) {

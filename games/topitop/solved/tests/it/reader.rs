@@ -11,7 +11,7 @@ use topitop_game_api::Game;
 fn the_chunks_are_the_stored_positions_of_play_in_order() {
     let sol = common::solved(0, "2/0/2/2", true);
     let dir = tempfile::tempdir().unwrap();
-    let (_, db) = common::written(dir.path(), &sol);
+    let (_, db) = common::written(dir.path(), sol);
     let rules = db.rules();
     let facts = Reader::facts(&db);
     assert_eq!(facts.tiers.len(), db.index().tiers().len());

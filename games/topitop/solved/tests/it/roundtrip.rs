@@ -10,7 +10,7 @@ fn every_position_reads_back() {
     for (variant, budget) in [(0, "2/0/2/2"), (2, "2/2/2/2"), (5, "2/1/2/2")] {
         let sol = common::solved(variant, budget, true);
         let dir = tempfile::tempdir().unwrap();
-        let (_, db) = common::written(dir.path(), &sol);
+        let (_, db) = common::written(dir.path(), sol);
         let index = sol.index().states();
         let mut seen = [0u64; 4];
         for pos in index.walk(0, index.len()) {
@@ -41,9 +41,9 @@ fn an_asymmetric_solve_reads_the_same() {
     let sym = common::solved(2, "2/2/2/2", true);
     let full = common::solved(2, "2/2/2/2", false);
     let dir = tempfile::tempdir().unwrap();
-    let (_, a) = common::written(dir.path(), &sym);
+    let (_, a) = common::written(dir.path(), sym);
     let dir2 = tempfile::tempdir().unwrap();
-    let (_, b) = common::written(dir2.path(), &full);
+    let (_, b) = common::written(dir2.path(), full);
     assert!(!b.header().symmetric);
     let index = sym.index().states();
     for pos in index.walk(0, index.len()).step_by(7) {
@@ -55,7 +55,7 @@ fn an_asymmetric_solve_reads_the_same() {
 fn readers_share_one_database_across_threads() {
     let sol = common::solved(0, "2/0/2/2", true);
     let dir = tempfile::tempdir().unwrap();
-    let (_, db) = common::written(dir.path(), &sol);
+    let (_, db) = common::written(dir.path(), sol);
     let db = &db;
     let index = sol.index().states();
     std::thread::scope(|s| {
@@ -76,7 +76,7 @@ fn readers_share_one_database_across_threads() {
 fn a_small_cache_evicts_but_answers_the_same() {
     let sol = common::solved(0, "2/0/2/2", true);
     let dir = tempfile::tempdir().unwrap();
-    let (path, _) = common::written(dir.path(), &sol);
+    let (path, _) = common::written(dir.path(), sol);
     let db = Database::open_with_cache(&path, 8 << 10).unwrap();
     let index = sol.index().states();
     for pos in index.walk(0, index.len()).step_by(3) {
@@ -93,7 +93,7 @@ fn a_small_cache_evicts_but_answers_the_same() {
 fn positions_outside_the_budget_are_errors() {
     let sol = common::solved(0, "2/0/2/2", true);
     let dir = tempfile::tempdir().unwrap();
-    let (_, db) = common::written(dir.path(), &sol);
+    let (_, db) = common::written(dir.path(), sol);
     let pos = topitop_rules::parse_position_syntax("1_RR-------").unwrap();
     let err = db.get(pos).unwrap_err().to_string();
     assert!(err.contains("not in this database"), "{err}");
@@ -103,7 +103,7 @@ fn positions_outside_the_budget_are_errors() {
 fn a_mapped_database_answers_as_one_read_into_memory() {
     let sol = common::solved(0, "2/0/2/2", true);
     let dir = tempfile::tempdir().unwrap();
-    let (path, read) = common::written(dir.path(), &sol);
+    let (path, read) = common::written(dir.path(), sol);
     // SAFETY: the file lives in a private temporary directory that nothing
     // else writes while it is mapped.
     let mapped = unsafe { Database::map(&path) }.unwrap();
@@ -120,7 +120,7 @@ fn a_mapped_database_answers_as_one_read_into_memory() {
 fn a_read_database_does_not_see_the_file_change() {
     let sol = common::solved(0, "2/0/2/2", true);
     let dir = tempfile::tempdir().unwrap();
-    let (path, db) = common::written(dir.path(), &sol);
+    let (path, db) = common::written(dir.path(), sol);
     // Cut the file down in place: a reader that held the file's pages
     // would lose them; one that read the file keeps answering.
     std::fs::write(&path, b"").unwrap();

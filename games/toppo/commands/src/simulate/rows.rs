@@ -181,7 +181,7 @@ impl<W: Write> ParquetRows<W> {
             .zip(kinds)
             .map(|(n, k)| field(n, k, false))
             .collect::<anyhow::Result<_>>()?;
-        let file = FileWriter::new(schema(fields)?, properties(metadata, false))?;
+        let file = FileWriter::new(schema(fields)?, properties(metadata, false, ROW_GROUP_ROWS))?;
         Ok(ParquetRows {
             out,
             group: file.chunk_writers(),
