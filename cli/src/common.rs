@@ -131,10 +131,18 @@ pub fn error_text(e: &anyhow::Error) -> String {
 /// # Errors
 /// A count [`check_threads`] refuses.
 pub fn init_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    // The pool can be built once a process; a command may size it twice
+    // (process 0 of a distributed solve, then the single solve it falls
+    // back to), which must not fail.
+    static SIZED: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     if let Some(n) = threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(check_threads(n)?)
-            .build_global()?;
+        let n = check_threads(n)?;
+        if let Some(&sized) = SIZED.get() {
+            anyhow::ensure!(sized == n, "the worker pool already has {sized} threads, not {n}");
+            return Ok(());
+        }
+        rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
+        let _ = SIZED.set(n);
     }
     Ok(())
 }

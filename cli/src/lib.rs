@@ -132,6 +132,24 @@ impl Command {
     }
 }
 
+/// The argument of `e` that reads as a database file given without `--db`
+/// (`topitop stats data/topolo_3x3.db`): an unexpected argument that is a
+/// file or ends in `.db`.
+fn positional_file(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    match e.get(ContextKind::InvalidArg)? {
+        ContextValue::String(a)
+            if !a.starts_with('-') && (a.ends_with(".db") || std::path::Path::new(a).is_file()) =>
+        {
+            Some(a.clone())
+        }
+        _ => None,
+    }
+}
+
 /// Runs the command line on `games`, the first the default of `--game`:
 /// the whole of the `topitop` binary.
 pub fn main(games: Games) -> ExitCode {
@@ -141,7 +159,16 @@ pub fn main(games: Games) -> ExitCode {
     for t in games.tools() {
         command = command.subcommand(t.command());
     }
-    let matches = command.get_matches_mut();
+    let matches = match command.try_get_matches_from_mut(std::env::args_os()) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            if let Some(file) = positional_file(&e) {
+                eprintln!("\nhint: a command names its database with --db: --db {file}");
+            }
+            std::process::exit(e.exit_code());
+        }
+    };
     if let Some((name, args)) = matches.subcommand() {
         if let Some(tool) = games.tools().iter().find(|t| t.command().get_name() == name) {
             if let Err(e) = topitop_files::temps::remove_on_signals() {

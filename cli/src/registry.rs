@@ -268,9 +268,20 @@ impl Games {
     /// database the file is; else the default.
     ///
     /// # Errors
-    /// A `--game` that contradicts the file, naming both.
+    /// A `--game` that contradicts the file, naming both; a file of the
+    /// shared formats whose header does not read (cut short, damaged),
+    /// which no game can be told from: said as it is, not as a database
+    /// of the default game with a bad magic number.
     pub fn select(&self, args: &GameArgs, db: Option<&Path>) -> Result<(&dyn Commands, String), String> {
         let of_file = db.and_then(|file| Some((file, self.0.iter().find(|g| g.holds(file))?)));
+        if let (Some(file), None, None) = (db, &of_file, &args.game) {
+            let shared = [topitop_db::packed::MAGIC, topitop_db::tiered::MAGIC];
+            if topitop_db::peek::magic(file).is_ok_and(|m| shared.iter().any(|s| m == s)) {
+                if let Err(e) = topitop_db::peek::game_and_variant(file) {
+                    return Err(format!("{e}; no game can be told from it"));
+                }
+            }
+        }
         match (&args.game, of_file) {
             (Some(name), Some((file, g))) if g.name() != name => Err(format!(
                 "--game {name} contradicts {}, a database of {}: give --db alone, or --game {}",

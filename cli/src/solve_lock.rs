@@ -70,6 +70,13 @@ pub fn create_out_dir(out: &Path) -> anyhow::Result<()> {
             out.display(),
             topitop_files::describe(&m)
         ),
+        // A symbolic link to nothing: creating the folder would fail with
+        // "File exists", which names neither the link nor its target.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && out.is_symlink() => anyhow::bail!(
+            "--out {} is a symbolic link to {}, which does not exist: create that folder, or give another --out",
+            out.display(),
+            std::fs::read_link(out).map_or_else(|_| "?".to_string(), |t| t.display().to_string())
+        ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", out.display()))
         }

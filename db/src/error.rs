@@ -66,9 +66,10 @@ pub enum DbError {
         detail: String,
     },
     /// A checkpoint file made from another solve (other rules, an older
-    /// program): resuming it would give wrong answers.
+    /// program): resuming it would give wrong answers. The lines are shown
+    /// escaped: the one found comes from a file.
     #[error(
-        "{path} was made from «{found}», not from this solve («{expected}»), and is never resumed; \
+        "{path} was made from {found:?}, not from this solve ({expected:?}), and is never resumed; \
          remove {dir} to solve from the start (or run the solve that made it)"
     )]
     ForeignCheckpoint {
@@ -95,6 +96,25 @@ pub enum DbError {
     /// word on why), a tier or an index of one.
     #[error("{0} is not in this database")]
     NotIndexable(String),
+}
+
+/// `text`, a name read from a file's header, if it holds no control
+/// character: such a file was not written by this program, and printing
+/// the name could clear the terminal or fake a line of output.
+///
+/// # Errors
+/// [`DbError::Corrupt`], the name shown escaped.
+pub fn printable(text: String) -> Result<String, DbError> {
+    if text.chars().any(char::is_control) {
+        return Err(DbError::corrupt(
+            "header",
+            format!(
+                "a name in it holds control characters ({:?}): not a file this program wrote",
+                text
+            ),
+        ));
+    }
+    Ok(text)
 }
 
 /// `version 1`, `versions 1 and 2`, `versions 1, 2 and 3`.

@@ -14,6 +14,7 @@ pub mod error;
 pub mod packed;
 pub mod peek;
 pub mod quick_hash;
+pub mod reach;
 pub mod reader;
 pub mod solved;
 pub mod sparse;

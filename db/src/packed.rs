@@ -175,7 +175,8 @@ impl PackedHeader {
         let mut r = Fields(&file[14..end - 8]);
         let text = |r: &mut Fields<'_>| -> Result<String, DbError> {
             let n = usize::from(r.take(1).ok_or_else(bad)?[0]);
-            String::from_utf8(r.take(n).ok_or_else(bad)?.to_vec()).map_err(|_| bad())
+            let text = String::from_utf8(r.take(n).ok_or_else(bad)?.to_vec()).map_err(|_| bad())?;
+            crate::error::printable(text)
         };
         let game = text(&mut r)?;
         let variant = text(&mut r)?;
@@ -194,6 +195,7 @@ impl PackedHeader {
         for _ in 0..n {
             let k = usize::from(r.u16().ok_or_else(bad)?);
             let name = String::from_utf8(r.take(k).ok_or_else(bad)?.to_vec()).map_err(|_| bad())?;
+            let name = crate::error::printable(name)?;
             let size = r.u64().ok_or_else(bad)?;
             let counts = [
                 r.u64().ok_or_else(bad)?,

@@ -190,6 +190,30 @@ impl<G: Tiered> Reader<G> for SolvedDb {
         Some(2 * held + indices.div_ceil(7) + 64 * db.header().tiers.len() as u64)
     }
 
+    /// For a game that does not answer it itself
+    /// ([`topitop_game_api::Reachability::Search`]), a search forward
+    /// from the start ([`crate::reach::forward`]); past
+    /// [`crate::reach::MAX_POSITIONS`] positions, none, said on standard
+    /// error (what the game answers is then an upper bound).
+    fn reachable<'a>(&'a self, game: &'a G) -> Option<Reachable<'a, G::Position>> {
+        if game.reachability() != topitop_game_api::Reachability::Search {
+            return None;
+        }
+        match crate::reach::forward(game, crate::reach::MAX_POSITIONS) {
+            Some(reached) => Some(Box::new(move |p| reached.contains(p))),
+            None => {
+                eprintln!(
+                    "topitop: games of {} {} come to more than {} positions, too many to search for \
+                     which ones: every position of play is taken as reachable (an upper bound)",
+                    game.name(),
+                    game.variant(),
+                    crate::reach::MAX_POSITIONS
+                );
+                None
+            }
+        }
+    }
+
     fn loaded<'a>(
         &'a self,
         game: &'a G,

@@ -20,8 +20,11 @@ use xxhash_rust::xxh3::Xxh3;
 use crate::error::DbError;
 use crate::temps::write_atomically;
 
-/// The first bytes of a level file.
-const MAGIC: [u8; 8] = *b"TOPICKL1";
+/// The first bytes of a level file (format version 3, whose head carries
+/// its maker; `TOPICKL1` was version 2's, without one).
+const MAGIC: [u8; 8] = *b"TOPICKL2";
+/// The longest maker line a level file's head may carry.
+const MAX_MAKER: usize = 4096;
 /// The most parts one level file may name: a head claiming more is damaged.
 const MAX_PARTS: u32 = 1 << 24;
 /// Bytes encoded per write: records stream through a small buffer instead
@@ -57,9 +60,10 @@ pub struct TierCheckpoints {
     /// True once the directory and its `MAKER` are there.
     ready: bool,
     warnings: Vec<String>,
-    /// The level file of each part an earlier run kept, read from the
-    /// files' heads on the first load.
-    index: Option<HashMap<String, PathBuf>>,
+    /// The level file of each part an earlier run kept, and the part's
+    /// length as the file's head declares it, read from the heads on the
+    /// first load.
+    index: Option<HashMap<String, (PathBuf, u64)>>,
     /// Parts read with their level file and not yet taken: a solver asks
     /// for a level's tiers one after another.
     found: HashMap<String, Vec<u8>>,
@@ -114,6 +118,14 @@ impl TierCheckpoints {
     fn open_as(dir: PathBuf, made_from: &str, clean: bool) -> Result<TierCheckpoints, DbError> {
         let maker = dir.join("MAKER");
         let mut ready = false;
+        // The directory is this solve's own, made by it: a link would have
+        // the solve clean up, write and finally remove files elsewhere.
+        if dir.is_symlink() {
+            return Err(DbError::corrupt(
+                format!("checkpoint directory {}", dir.display()),
+                "it is a symbolic link, not a directory a solve made; remove the link",
+            ));
+        }
         if dir.exists() {
             let names: Vec<String> = std::fs::read_dir(&dir)
                 .map_err(|source| DbError::Io {
@@ -140,21 +152,12 @@ impl TierCheckpoints {
                     }
                     ready = true;
                 }
-                // A run killed between making the directory and writing
-                // its MAKER leaves it empty: nothing to resume, nothing to
-                // lose. Kept files without a MAKER are another matter:
-                // nothing says they belong to this solve.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    if names
-                        .iter()
-                        .any(|n| [".level", ".tier", ".bytes"].iter().any(|x| n.ends_with(x)))
-                    {
-                        return Err(DbError::corrupt(
-                            format!("checkpoint directory {}", dir.display()),
-                            "it holds kept files but no MAKER file saying which solve made them; remove the directory to solve from the start",
-                        ));
-                    }
-                }
+                // No MAKER: a run killed between making the directory and
+                // writing it, or while removing the directory once its
+                // database was written. Each level file names its maker,
+                // so the files of this solve are taken up and any other
+                // is ignored alone: nothing for a person to clean up.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(source) => return Err(DbError::Io { path: maker, source }),
             }
         }
@@ -268,7 +271,7 @@ impl TierCheckpoints {
         self.flush()?;
         let path = self.file_of(name);
         let bad = |why: String| damaged(&path, name, &why);
-        let bytes = read_level(&path)
+        let bytes = read_level(&path, &self.made_from)
             .map_err(&bad)?
             .into_iter()
             .find_map(|(n, b)| (n == name).then_some(b))
@@ -311,8 +314,13 @@ impl TierCheckpoints {
         self.prepare()?;
         let path = self.file_of(first);
         let tmp = Temp::beside(&path);
+        let maker = &self.made_from;
         let written = File::create(tmp.path()).and_then(|mut file| {
-            encode(std::io::BufWriter::with_capacity(1 << 20, &mut file), parts)?;
+            encode(
+                std::io::BufWriter::with_capacity(1 << 20, &mut file),
+                maker,
+                parts,
+            )?;
             Ok(file)
         });
         let named = |e: std::io::Error, path: &Path| {
@@ -355,8 +363,17 @@ impl TierCheckpoints {
     /// is asked for.
     fn take(&mut self, name: &str, len: u64) -> Option<Vec<u8>> {
         if !self.found.contains_key(name) {
-            let path = self.index().remove(name)?;
-            match read_level(&path) {
+            let (path, declared) = self.index().remove(name)?;
+            // Checked from the head, before a byte is decompressed: a head
+            // may promise far more than the solve would ever hold.
+            let read = if declared == len {
+                read_level(&path, &self.made_from)
+            } else {
+                Err(format!(
+                    "it holds {declared} bytes of {name}, where {len} are expected"
+                ))
+            };
+            match read {
                 Ok(parts) => {
                     for (part, bytes) in parts {
                         self.index().remove(&part);
@@ -364,9 +381,9 @@ impl TierCheckpoints {
                     }
                 }
                 Err(why) => {
-                    self.index().retain(|_, p| *p != path);
+                    self.index().retain(|_, (p, _)| *p != path);
                     self.warnings.push(format!(
-                        "{} is damaged ({why}) and is ignored: its parts are solved again",
+                        "{} is ignored ({why}): its parts are solved again",
                         path.display()
                     ));
                     return None;
@@ -385,9 +402,11 @@ impl TierCheckpoints {
         None
     }
 
-    /// Where each part kept is, from the heads of the level files (read
-    /// once); a file whose head does not read is noted and ignored.
-    fn index(&mut self) -> &mut HashMap<String, PathBuf> {
+    /// Where each part kept is, and its declared length, from the heads
+    /// of the level files (read once); a file whose head does not read,
+    /// that another solve made, or that is not named for its first part
+    /// (so that a later reread would not find it) is noted and ignored.
+    fn index(&mut self) -> &mut HashMap<String, (PathBuf, u64)> {
         if self.index.is_none() {
             let mut index = HashMap::new();
             let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
@@ -401,11 +420,19 @@ impl TierCheckpoints {
             for path in files {
                 let head = topitop_files::open_regular(&path)
                     .map_err(|e| e.to_string())
-                    .and_then(|f| read_head(&mut BufReader::new(f), &mut Xxh3::new()));
+                    .and_then(|f| read_head(&mut BufReader::new(f), &mut Xxh3::new(), &self.made_from))
+                    .and_then(|parts| match parts.first() {
+                        Some((first, _)) if self.file_of(first) != path => Err(format!(
+                            "it is named {}, but its first part {first:?} is kept as {}",
+                            file_name(&path),
+                            file_name(&self.file_of(first))
+                        )),
+                        _ => Ok(parts),
+                    });
                 match head {
-                    Ok(parts) => index.extend(parts.into_iter().map(|(n, _)| (n, path.clone()))),
+                    Ok(parts) => index.extend(parts.into_iter().map(|(n, len)| (n, (path.clone(), len)))),
                     Err(why) => self.warnings.push(format!(
-                        "{} is damaged ({why}) and is ignored: its parts are solved again",
+                        "{} is ignored ({why}): its parts are solved again",
                         path.display()
                     )),
                 }
@@ -462,16 +489,31 @@ impl<W: Write> Hashing<'_, W> {
     }
 }
 
-/// Writes a level file holding `parts` to `out`: the head (magic, count,
-/// each part's name and length), the parts' bytes compressed as one zstd
-/// frame, then the XXH3-64 of the head and the uncompressed bytes.
-fn encode(mut out: impl Write, parts: &[(&str, Part)]) -> std::io::Result<()> {
+/// A file's name, for messages.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// Writes a level file of the solve `maker` holding `parts` to `out`: the
+/// head (magic, the maker line, count, each part's name and length), the
+/// parts' bytes compressed as one zstd frame, then the XXH3-64 of the head
+/// and the uncompressed bytes.
+fn encode(mut out: impl Write, maker: &str, parts: &[(&str, Part)]) -> std::io::Result<()> {
     let mut hash = Xxh3::new();
     let mut head = Hashing {
         out: &mut out,
         hash: &mut hash,
     };
     head.put(&MAGIC)?;
+    let maker = maker.as_bytes();
+    if maker.len() > MAX_MAKER {
+        return Err(std::io::Error::other(format!(
+            "a solve's maker line is over {MAX_MAKER} bytes"
+        )));
+    }
+    head.put(&(maker.len() as u16).to_le_bytes())?;
+    head.put(maker)?;
     head.put(&(parts.len() as u32).to_le_bytes())?;
     for (name, part) in parts {
         let name = name.as_bytes();
@@ -504,18 +546,36 @@ fn encode(mut out: impl Write, parts: &[(&str, Part)]) -> std::io::Result<()> {
 }
 
 /// The parts a level file's head names, with their lengths in bytes,
-/// hashed into `hash`.
-fn read_head(input: &mut impl BufRead, hash: &mut Xxh3) -> Result<Vec<(String, u64)>, String> {
+/// hashed into `hash`; a file that names another maker than `maker` is
+/// refused (its records could be wrong for this solve).
+fn read_head(input: &mut impl BufRead, hash: &mut Xxh3, maker: &str) -> Result<Vec<(String, u64)>, String> {
     let mut take = |n: usize| -> Result<Vec<u8>, String> {
         let mut b = vec![0; n];
         input.read_exact(&mut b).map_err(|_| "cut short".to_string())?;
         hash.update(&b);
         Ok(b)
     };
-    if take(8)? != MAGIC {
+    let magic = take(8)?;
+    if magic == *b"TOPICKL1" {
+        return Err("a level file of an older format, which does not say which solve made it".into());
+    }
+    if magic != MAGIC {
         return Err("not a checkpoint level file (bad magic number)".into());
     }
     let word = |b: Vec<u8>| b.iter().rev().fold(0u64, |a, &x| a << 8 | u64::from(x));
+    let maker_len = word(take(2)?) as usize;
+    if maker_len > MAX_MAKER {
+        return Err(format!("its maker line is {maker_len} bytes long"));
+    }
+    let found = take(maker_len)?;
+    if found != maker.as_bytes() {
+        // Shown escaped: the line comes from a file, not from this program.
+        let found = String::from_utf8_lossy(&found);
+        return Err(format!(
+            "another solve made it ({:?}), not this one",
+            found.as_ref()
+        ));
+    }
     let count = word(take(4)?);
     if count > u64::from(MAX_PARTS) {
         return Err(format!("its head names {count} parts"));
@@ -532,10 +592,10 @@ fn read_head(input: &mut impl BufRead, hash: &mut Xxh3) -> Result<Vec<(String, u
 /// Every part of the level file `path`, checked: its head, the bytes its
 /// head promises (read as they come, so a head that lies runs out of
 /// data rather than memory) and the checksum.
-fn read_level(path: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+fn read_level(path: &Path, maker: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
     let mut input = BufReader::new(topitop_files::open_regular(path).map_err(|e| e.to_string())?);
     let mut hash = Xxh3::new();
-    let head = read_head(&mut input, &mut hash)?;
+    let head = read_head(&mut input, &mut hash, maker)?;
     let mut body = zstd::stream::read::Decoder::with_buffer(input)
         .map_err(|e| e.to_string())?
         .single_frame();
@@ -641,14 +701,14 @@ mod tests {
         assert_eq!(c2.load("l1", 7), None);
         let w = c.warnings();
         assert_eq!(w.len(), 2, "{w:?}");
-        assert!(w[0].contains("but 12 are expected"), "{w:?}");
+        assert!(w[0].contains("where 12 are expected"), "{w:?}");
         assert!(
             w[1].contains("checksum mismatch") && w[1].contains("c.level"),
             "{w:?}"
         );
         let w = c2.warnings();
         assert!(
-            w.iter().any(|w| w.contains("l1.level is damaged (cut short)")),
+            w.iter().any(|w| w.contains("l1.level is ignored (cut short)")),
             "{w:?}"
         );
         // Another solve's directory is refused, naming both.
@@ -676,7 +736,7 @@ mod tests {
     }
 
     #[test]
-    fn a_directory_without_its_maker_is_resumed_only_when_empty() {
+    fn a_directory_without_its_maker_is_taken_up_file_by_file() {
         let dir = tempfile::tempdir().unwrap();
         let ckpt = dir.path().join("g_v.db.ckpt");
         // Opening creates nothing: a solve that keeps nothing leaves nothing.
@@ -692,13 +752,97 @@ mod tests {
         c.save("a", &records(5)).unwrap();
         c.flush().unwrap();
         assert_eq!(std::fs::read_to_string(ckpt.join("MAKER")).unwrap(), "game g\n");
-        // Kept files with no MAKER: refused, saying what to do.
+        drop(c);
+        // Kept files with no MAKER (a run killed while removing the
+        // directory): each file says which solve made it, so this solve's
+        // are resumed and another's are ignored, with nothing to clean up.
         std::fs::remove_file(ckpt.join("MAKER")).unwrap();
-        let e = TierCheckpoints::open(&ckpt, "game g").err().unwrap().to_string();
+        let mut other = TierCheckpoints::open(dir.path().join("h.ckpt"), "game h").unwrap();
+        other.save("b", &records(6)).unwrap();
+        other.flush().unwrap();
+        std::fs::copy(dir.path().join("h.ckpt/b.level"), ckpt.join("b.level")).unwrap();
+        let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        assert_eq!(c.load("a", 5), Some(records(5)));
+        assert_eq!(c.load("b", 6), None);
+        let w = c.warnings();
         assert!(
-            e.contains("no MAKER") && e.contains("remove the directory"),
-            "{e}"
+            w.len() == 1
+                && w[0].contains("b.level is ignored")
+                && w[0].contains("another solve made it (\"game h\")"),
+            "{w:?}"
         );
-        assert!(e.contains(&ckpt.display().to_string()), "{e}");
+    }
+
+    /// A level file copied from another solve into this solve's directory
+    /// (its MAKER this solve's) is ignored alone; a file under another
+    /// part's name, and one whose head promises another length than the
+    /// solve expects, are ignored before a byte of them is decompressed.
+    #[test]
+    fn each_level_file_is_refused_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("g_v.db.ckpt");
+        let mut c = TierCheckpoints::open(&ckpt, "game g; variant 0").unwrap();
+        for name in ["a", "b", "c"] {
+            c.save(name, &records(7)).unwrap();
+        }
+        c.flush().unwrap();
+        let mut other = TierCheckpoints::open(dir.path().join("h.ckpt"), "game g; variant 4").unwrap();
+        other.save("d", &records(7)).unwrap();
+        other.flush().unwrap();
+        drop((c, other));
+        std::fs::copy(dir.path().join("h.ckpt/d.level"), ckpt.join("d.level")).unwrap();
+        std::fs::rename(ckpt.join("c.level"), ckpt.join("e.level")).unwrap();
+        // A head promising 2 GiB, with no data behind it.
+        let mut forged = Vec::new();
+        forged.extend(MAGIC);
+        let maker = b"game g; variant 0";
+        forged.extend((maker.len() as u16).to_le_bytes());
+        forged.extend(maker);
+        forged.extend(1u32.to_le_bytes());
+        forged.extend(1u16.to_le_bytes());
+        forged.extend(b"f");
+        forged.extend((2u64 << 30).to_le_bytes());
+        forged.extend([0u8; 64]);
+        std::fs::write(ckpt.join("f.level"), forged).unwrap();
+
+        let mut c = TierCheckpoints::open(&ckpt, "game g; variant 0").unwrap();
+        assert_eq!(c.load("a", 7), Some(records(7)));
+        assert_eq!(c.load("b", 7), Some(records(7)));
+        for name in ["c", "d", "e", "f"] {
+            assert_eq!(c.load(name, 7), None, "{name}");
+        }
+        let w = c.warnings().join("\n");
+        assert!(
+            w.contains("d.level is ignored (another solve made it (\"game g; variant 4\")"),
+            "{w}"
+        );
+        assert!(
+            w.contains(
+                "e.level is ignored (it is named e.level, but its first part \"c\" is kept as c.level)"
+            ),
+            "{w}"
+        );
+        assert!(
+            w.contains("f.level is ignored (it holds 2147483648 bytes of f, where 14 are expected)"),
+            "{w}"
+        );
+    }
+
+    /// A checkpoint directory that is a symbolic link is refused, and the
+    /// linked folder's files are left alone.
+    #[test]
+    fn a_linked_directory_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join("notes.tmp.txt"), b"mine").unwrap();
+        let ckpt = dir.path().join("g_v.db.ckpt");
+        std::os::unix::fs::symlink(&elsewhere, &ckpt).unwrap();
+        let e = TierCheckpoints::open(&ckpt, "game g")
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(e.contains("symbolic link") && e.contains("g_v.db.ckpt"), "{e}");
+        assert!(elsewhere.join("notes.tmp.txt").exists());
     }
 }

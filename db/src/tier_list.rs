@@ -45,6 +45,18 @@ pub(crate) fn check_tiers<'a, G: Tiered>(
     stored: impl ExactSizeIterator<Item = (&'a str, u64)>,
 ) -> Result<(), DbError> {
     let whose = format!("{} {}", game.name(), game.variant());
+    // A board too large to index has no tiers, and so no database: a file
+    // that claims to hold one (with no tiers, it would pass every check
+    // below and answer nothing) was not written by a solve.
+    if order.is_empty() {
+        return Err(DbError::corrupt(
+            "header",
+            format!(
+                "no database of {whose} can exist: its positions cannot be indexed (too large to solve); \
+                 this file was not written by a solve"
+            ),
+        ));
+    }
     let refuse = |detail: String| {
         Err(DbError::corrupt(
             "header",

@@ -157,6 +157,12 @@ impl TieredHeader {
         }
         .header()
         .ok_or_else(|| DbError::corrupt("header", "its fields do not add up to its length"))?;
+        for name in [&header.game, &header.variant, &header.program]
+            .into_iter()
+            .chain(header.tiers.iter().map(|t| &t.name))
+        {
+            crate::error::printable(name.clone())?;
+        }
         header.check(end as u64 + 8)?;
         Ok(header)
     }
@@ -792,6 +798,22 @@ mod tests {
             program: "test",
             symmetric: true,
             level: 3,
+        }
+    }
+
+    /// A name with control characters (a forged `program` that would
+    /// clear the terminal or print a fake line) is refused, shown escaped.
+    #[test]
+    fn names_with_control_characters_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for (program, tier) in [("x\u{1b}[2J", "a"), ("test", "a\nchecked: 0 violations")] {
+            let path = dir.path().join("toy_v.db");
+            let meta = TieredMeta { program, ..meta() };
+            let records = [Record::new(Value::Win, 1)];
+            write_tiered(&path, &meta, &[(tier.to_string(), &records[..])]).unwrap();
+            let e = TieredDb::open(&path).err().expect("refused").to_string();
+            assert!(e.contains("control characters"), "{e}");
+            assert!(!e.contains('\u{1b}') && !e.contains('\n'), "{e}");
         }
     }
 

@@ -57,6 +57,19 @@ pub struct Estimates<M> {
     pub moves: Vec<(M, f64)>,
 }
 
+/// How a game answers whether play reaches a position
+/// ([`Game::reachability`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reachability {
+    /// Every position [`Game::check`] accepts is reached by some game
+    /// (Topolo's): nothing to search.
+    Every,
+    /// [`Game::reachable`] answers exactly (Topitop's backward search).
+    Answered,
+    /// Neither: the positions reached are found by a forward pass.
+    Search,
+}
+
 /// What every game provides.
 pub trait Game: Send + Sync {
     /// A position: the game's own type.
@@ -112,12 +125,17 @@ pub trait Game: Send + Sync {
     fn format_move(&self, mv: Self::Move) -> String;
 
     /// Optional: whether some game played from [`Game::start`] comes to
-    /// `pos`, a position [`Game::check`] accepts. By default every
-    /// position of play is reachable; a game whose positions of play
-    /// include some that no game comes to (Topitop's `2_---------`, the
-    /// second player to move on an empty board) says which.
+    /// `pos`, a position [`Game::check`] accepts. By default true; the
+    /// shared commands rely on it only as [`Game::reachability`] says.
     fn reachable(&self, _pos: &Self::Position) -> bool {
         true
+    }
+
+    /// Optional: how [`Game::reachable`] answers. By default
+    /// [`Reachability::Search`]: the shared commands find the positions
+    /// games reach by a forward pass from the start.
+    fn reachability(&self) -> Reachability {
+        Reachability::Search
     }
 
     /// Optional: true when the game has a player for positions no

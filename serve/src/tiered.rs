@@ -30,12 +30,16 @@ enum Answers {
 }
 
 /// A served variant of a tiered game.
-pub struct TieredVariant<G> {
+pub struct TieredVariant<G: Tiered> {
     game: G,
     answers: Answers,
     id: String,
     name: String,
     theme: serde_json::Value,
+    /// The positions play reaches, found by a search at the first request
+    /// that asks, for a game that does not answer it itself (none: too
+    /// many to keep).
+    reached: std::sync::OnceLock<Option<topitop_db::reach::Reached<G::Position>>>,
 }
 
 impl<G: Tiered> TieredVariant<G> {
@@ -79,6 +83,7 @@ impl<G: Tiered> TieredVariant<G> {
             game,
             answers,
             theme,
+            reached: std::sync::OnceLock::new(),
         })
     }
 }
@@ -208,6 +213,15 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
 
     fn reachable(&self, p: &str) -> Option<bool> {
         let pos = self.game.parse_position(p).ok()?;
+        let search = self.game.reachability() == topitop_game_api::Reachability::Search;
+        if search && matches!(self.answers, Answers::Db(_)) {
+            let reached = self
+                .reached
+                .get_or_init(|| topitop_db::reach::forward(&self.game, topitop_db::reach::MAX_POSITIONS));
+            if let Some(reached) = reached {
+                return Some(reached.contains(&pos));
+            }
+        }
         Some(self.game.reachable(&pos))
     }
 

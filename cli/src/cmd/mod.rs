@@ -68,6 +68,21 @@ pub enum Source {
 /// The default of `--search-ms`: inside the two seconds an answer may take.
 pub const SEARCH_MS: u64 = 1500;
 
+/// `--search-ms`: 10 ms (a search that has played a few games) to a
+/// minute, for `query`, `play` and `serve` alike.
+///
+/// # Errors
+/// Text that is not a number in that range; the message says the range.
+pub fn search_ms(text: &str) -> Result<u64, String> {
+    let range = 10..=60_000;
+    match text.parse::<u64>() {
+        Ok(ms) if range.contains(&ms) => Ok(ms),
+        _ => Err("give 10 to 60000 milliseconds (a minute) a search answer; \
+                  below 10 it plays too few games to say anything"
+            .to_string()),
+    }
+}
+
 /// The database `args` name for `game`; or, when none is named and the
 /// file `solve` would write is not there, the game's search if it has one
 /// (a note on standard error says so).

@@ -282,6 +282,7 @@ pub struct Args {
     pub from: Option<String>,
     /// For a board no database holds, played by the game's search (8×8
     /// Topolo): milliseconds the search takes a move.
-    #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS")]
+    /// 10 to 60000.
+    #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS", value_parser = super::search_ms)]
     pub search_ms: u64,
 }

@@ -19,12 +19,20 @@ use crate::lines::{next_line, tsv_field, Line};
 /// A position the game refuses, or a missing or damaged database.
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     let source = open_or_search(&game, &args.db, args.search_ms)?;
+    // The database's test of reachability (a forward pass, for a game that
+    // does not answer it itself), else the game's answer.
+    let reached = match &source {
+        super::Source::Db(db) => topitop_db::reader::Reader::<G>::reachable(db.as_ref(), &game),
+        super::Source::Search(_) => None,
+    };
     let respond = |text: &str| -> anyhow::Result<Answer> {
         let pos = game.parse_position(text).map_err(anyhow::Error::msg)?;
         Ok(Answer {
             record: source.record(&game, &pos)?,
             object: source.respond(&game, &pos)?,
-            reachable: game.reachable(&pos),
+            reachable: reached
+                .as_ref()
+                .map_or_else(|| game.reachable(&pos), |test| test(&pos)),
         })
     };
     answer(&args, respond)
@@ -257,6 +265,7 @@ pub struct Args {
     pub json: bool,
     /// For a board no database holds, answered by the game's search (8×8
     /// Topolo): milliseconds the search takes.
-    #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS")]
+    /// 10 to 60000.
+    #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS", value_parser = super::search_ms)]
     pub search_ms: u64,
 }

@@ -164,8 +164,8 @@ pub fn run<G: Game, X: Extras<G>>(
 
 /// Counts `db` from its header and, where the header leaves them out (and
 /// for `detail`), one pass over its records: the positions play reaches
-/// are those of the index, each stored class counted with all its images
-/// (the game's index promises it; Topolo's tests check it).
+/// are the stored classes the database's test of reachability (or the
+/// game's answer) accepts, each counted with all its images.
 ///
 /// # Errors
 /// A damaged database.
@@ -183,6 +183,7 @@ pub fn count<G: Game>(game: &G, db: &dyn Reader<G>, detail: bool) -> anyhow::Res
         return Ok(from_header(Counted::default()));
     }
     let recount = facts.recorded_positions.is_none();
+    let reached = recount.then(|| db.reachable(game)).flatten();
     // A database of values holds one at every index, those naming no
     // position (or, with symmetry, another image) included.
     let (values_only, symmetric) = (facts.values_only, facts.symmetric);
@@ -195,8 +196,15 @@ pub fn count<G: Game>(game: &G, db: &dyn Reader<G>, detail: bool) -> anyhow::Res
                 .fold(Counted::default, |mut part, (pos, rec)| {
                     let canonical = pos.as_ref().map(|p| game.canonical(p) == *p);
                     if let (true, Some(p), Some(true)) = (recount, pos, canonical) {
-                        part.positions += game.images(p).len() as u64;
-                        part.classes += 1;
+                        // Each image asked: a class may hold positions no
+                        // game comes to (Topple's reserves) beside others.
+                        let reachable = |q: &G::Position| match &reached {
+                            Some(test) => test(q),
+                            None => game.reachable(q),
+                        };
+                        let n = game.images(p).iter().filter(|q| reachable(q)).count() as u64;
+                        part.positions += n;
+                        part.classes += u64::from(n > 0);
                     }
                     let stored = !values_only || canonical.is_some_and(|c| c || !symmetric);
                     if let (true, Some(v)) = (detail && stored, rec.value()) {

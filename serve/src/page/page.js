@@ -322,7 +322,8 @@ function drawBoard(r) {
   // hidden; placement buttons go over them.
   const lines = r.moves.filter((m) => !isButton(m));
   const buttons = r.moves.filter(isButton);
-  for (const m of lines) drawMove(svg, t, m);
+  const discs = buttonDiscs(t, r.moves);
+  for (const m of lines) drawMove(svg, t, m, discs, r.moves);
   const pieces = el("g", { class: "pieces" }, svg);
   // The game may place its drawings apart from GamesmanUni's images.
   const centers = state.board.centers || t.centers;
@@ -332,7 +333,7 @@ function drawBoard(r) {
     const c = centers[i];
     if (img && c) piece(ch, c, img.scale, pieces).dataset.slot = String(i);
   });
-  for (const m of buttons) drawMove(svg, t, m);
+  for (const m of buttons) drawMove(svg, t, m, discs, r.moves);
   choosePickMode(svg, t, r);
 }
 
@@ -341,12 +342,65 @@ function isButton(m) {
   return /^A_/.test(m.autoguiMove || "");
 }
 
-// The part of an arrow (`M`) or a line (`L`) that takes clicks, as
-// fractions of its length: an arrow's half toward its head, since arrows
-// cross and a move and its reverse share one line at their middles; a
-// line's part between its ends, which lie under pieces.
-function clickablePart(kind) {
-  return kind === "M" ? [0.55, 1] : [0.25, 0.75];
+// The discs of a position's placement buttons (`A_`), [x, y, radius] in
+// board units: drawn over the arrows and lines, they take the clicks
+// there.
+function buttonDiscs(t, moves) {
+  return moves.filter(isButton).flatMap((m) => {
+    const parts = m.autoguiMove.split("_");
+    const c = t.centers[+parts[2]];
+    const img = t.charImages[parts[1]];
+    return c ? [[c[0], c[1], (img ? img.scale : 0.25) * 0.54]] : [];
+  });
+}
+
+// The part of an arrow (`M`) or a line (`L`) from `a` to `b` that takes
+// clicks, as fractions of its length: an arrow's half toward its head,
+// since arrows cross and a move and its reverse share one line at their
+// middles; a line's part between its ends, which lie under pieces. Less
+// what lies within `pad` of a button's disc (`discs`), which would take
+// the click instead: the longest piece left, so that a click on the part
+// plays the move drawn there and every step keeps a place to be clicked
+// even where its head lies under a placement (Topple). An arrow whose
+// head half is all under discs (its head on an empty cell where a piece
+// may be placed) takes the rest of its length, when no reverse arrow
+// (`reverse`) claims it. With nothing left, the part whole.
+function clickablePart(kind, a, b, discs, pad, reverse) {
+  const base = kind === "M" ? [0.55, 1] : [0.25, 0.75];
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy || 1;
+  const len = Math.sqrt(len2);
+  const uncovered = (part) => {
+    let free = [part];
+    for (const [cx, cy, r0] of discs) {
+      const r = r0 + pad;
+      const k = ((cx - a[0]) * dx + (cy - a[1]) * dy) / len2;
+      const d2 = (cx - a[0] - k * dx) ** 2 + (cy - a[1] - k * dy) ** 2;
+      if (d2 >= r * r) continue;
+      const h = Math.sqrt(r * r - d2) / len;
+      free = free
+        .flatMap(([x, y]) => [[x, Math.min(y, k - h)], [Math.max(x, k + h), y]])
+        .filter(([x, y]) => (y - x) * len > pad);
+    }
+    return free.length ? free.reduce((best, s) => (s[1] - s[0] > best[1] - best[0] ? s : best)) : null;
+  };
+  const wider = kind === "M" && !reverse ? [0.1, 1] : null;
+  return uncovered(base) || (wider && uncovered(wider)) || base;
+}
+
+// Whether `m`, an arrow, has its reverse among `moves` (the two share one
+// line).
+function hasReverse(m, moves) {
+  const [, from, to] = (m.autoguiMove || "").split("_");
+  return moves.some((o) => {
+    const p = (o.autoguiMove || "").split("_");
+    return p[0] === "M" && p[1] === to && p[2] === from;
+  });
+}
+
+// Half the width of the band that takes an arrow's or line's clicks.
+function bandHalf(t) {
+  return Math.max((t.arrowWidth || 0.04) * 1.6 * 1.5, 0.06);
 }
 
 // Screen pixels to one unit of the board.
@@ -369,13 +423,13 @@ function boardPoint(svg, e) {
 
 // A move control's distance from the point `p`, in board units: from a
 // button's centre, or from an arrow's or line's clickable part.
-function distanceTo(t, m, p) {
+function distanceTo(t, m, p, discs, moves) {
   const parts = (m.autoguiMove || "").split("_");
   const c = (i) => t.centers[+parts[i]];
   if (parts[0] === "A" && c(2)) return Math.hypot(p.x - c(2)[0], p.y - c(2)[1]);
   if ((parts[0] === "M" || parts[0] === "L") && c(1) && c(2)) {
     const [a, b] = [c(1), c(2)];
-    const [from, to] = clickablePart(parts[0]);
+    const [from, to] = clickablePart(parts[0], a, b, discs, bandHalf(t), hasReverse(m, moves));
     const dx = b[0] - a[0], dy = b[1] - a[1];
     const len2 = dx * dx + dy * dy || 1;
     let k = ((p.x - a[0]) * dx + (p.y - a[1]) * dy) / len2;
@@ -413,8 +467,9 @@ function onBoardClick(e) {
   if (!r || !t || !p) return;
   // Within about a fingertip (22 px) of the tap.
   const reach = 22 / boardScale(svg);
+  const discs = buttonDiscs(t, r.moves);
   const near = r.moves
-    .map((m) => [distanceTo(t, m, p), m])
+    .map((m) => [distanceTo(t, m, p, discs, r.moves), m])
     .filter(([d]) => d <= reach)
     .sort((a, b) => a[0] - b[0])
     .map(([, m]) => m);
@@ -454,7 +509,7 @@ function onBoardClick(e) {
 // A move's control on the board, as GamesmanUni's AutoGUI draws it: `A_`
 // a button (a piece at a centre), `M_` and `L_` an arrow or line between
 // two centres. Other moves are in the list only.
-function drawMove(svg, t, m) {
+function drawMove(svg, t, m, discs, moves) {
   const parts = (m.autoguiMove || "").split("_");
   const colour = `var(--${m.moveValue})`;
   const g = el("g", {
@@ -482,11 +537,11 @@ function drawMove(svg, t, m) {
       const tip = `${b[0]},${b[1]} ${b[0] - ux * s - uy * s * 0.7},${b[1] - uy * s + ux * s * 0.7} ${b[0] - ux * s + uy * s * 0.7},${b[1] - uy * s - ux * s * 0.7}`;
       el("polygon", { points: tip, fill: colour }, g);
     }
-    const [from, to] = clickablePart(parts[0]);
+    const half = bandHalf(t);
+    const [from, to] = clickablePart(parts[0], a, b, discs, half, hasReverse(m, moves));
     // A band around that part, as a shape with an inside (a line has
     // none, and a horizontal one no height to click).
     const len = Math.hypot(dx, dy) || 1;
-    const half = Math.max(width * 1.5, 0.06);
     const nx = (-dy / len) * half, ny = (dx / len) * half;
     const [p, q] = [[a[0] + dx * from, a[1] + dy * from], [a[0] + dx * to, a[1] + dy * to]];
     const band = [[p[0] + nx, p[1] + ny], [q[0] + nx, q[1] + ny], [q[0] - nx, q[1] - ny], [p[0] - nx, p[1] - ny]];

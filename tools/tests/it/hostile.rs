@@ -15,6 +15,10 @@ use support::run::{listing, stderr, stdout, temp_dir, topitop, topitop_with_inpu
 /// Small enough to solve in a second.
 const SMALL: &str = "2/1/2/2";
 
+/// A small board of each of the other games.
+const TOPOLO: [&str; 4] = ["--game", "topolo", "--board", "3x3"];
+const TOPPLE: [&str; 6] = ["--game", "topple", "--board", "3x3", "--variant", "s6"];
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_topitop"))
 }
@@ -211,6 +215,11 @@ fn fifos_and_devices_as_databases_are_refused_at_once() {
             vec!["verify", "--db", db],
             vec!["stats", "--db", db],
             vec!["export", "--db", db],
+            // Each game's own commands, which peek at a file's kind first.
+            [&["verify"][..], &TOPOLO, &["--db", db]].concat(),
+            [&["stats"][..], &TOPOLO, &["--db", db]].concat(),
+            [&["verify"][..], &TOPPLE, &["--db", db]].concat(),
+            [&["query"][..], &TOPPLE, &["--db", db]].concat(),
         ] {
             let mut child = bin()
                 .args(&args)
@@ -463,6 +472,23 @@ impl Drop for SmallDisk {
     fn drop(&mut self) {
         let _ = Command::new("umount").arg(&self.0).status();
     }
+}
+
+/// `--out` a symbolic link to nothing: named, with its target, rather
+/// than "File exists".
+#[test]
+fn an_out_that_links_to_nothing_is_named_with_its_target() {
+    let dir = temp_dir("dangling-out");
+    let link = dir.join("out");
+    std::os::unix::fs::symlink(dir.join("gone"), &link).unwrap();
+    let o = topitop(&["solve", "--budget", SMALL, "--out", link.to_str().unwrap()]);
+    let said = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("is a symbolic link to") && said.contains("gone"),
+        "{said}"
+    );
+    assert!(!said.contains("File exists"), "{said}");
 }
 
 #[test]

@@ -139,7 +139,7 @@ fn solve_topolo_and_topple(dir: &str) {
 }
 
 #[test]
-fn an_empty_checkpoint_folder_is_taken_up_and_one_without_its_maker_explained() {
+fn an_empty_checkpoint_folder_or_one_without_its_maker_is_taken_up() {
     let dir = temp_dir("empty-ckpt");
     let d = dir.to_str().unwrap();
     std::fs::create_dir(dir.join("topolo_3x3.ckpt")).unwrap();
@@ -147,10 +147,12 @@ fn an_empty_checkpoint_folder_is_taken_up_and_one_without_its_maker_explained() 
     solve_topolo_and_topple(d);
     assert!(!dir.join("topolo_3x3.ckpt").exists());
     assert!(!dir.join("topple_3x3-s4.ckpt").exists());
-    // Kept files that nothing says are this solve's are not resumed.
+    // Kept files and no MAKER (a run killed while removing its folder):
+    // each level file names its maker, so nothing waits for a person; a
+    // file of no known kind is left out, and goes with the folder.
     std::fs::create_dir(dir.join("topple_3x3-s5.ckpt")).unwrap();
     std::fs::write(dir.join("topple_3x3-s5.ckpt/x.tier"), b"?").unwrap();
-    let o = topitop(&[
+    ok(&[
         "solve",
         "--game",
         "topple",
@@ -161,12 +163,8 @@ fn an_empty_checkpoint_folder_is_taken_up_and_one_without_its_maker_explained() 
         "--out",
         d,
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    let e = stderr(&o);
-    assert!(
-        e.contains("topple_3x3-s5.ckpt") && e.contains("MAKER") && e.contains("remove"),
-        "{e}"
-    );
+    assert!(dir.join("topple_3x3-s5.db").exists());
+    assert!(!dir.join("topple_3x3-s5.ckpt").exists());
 }
 
 #[test]

@@ -71,6 +71,32 @@ fn same_on_three(name: &str, game: &[&str]) -> String {
     said
 }
 
+/// A game whose solver does not split (Topitop's) is solved by process 0
+/// alone, with the `--threads` given: the worker pool is sized once, not
+/// refused the second time.
+#[test]
+fn a_solver_that_does_not_split_runs_on_process_0_with_its_threads() {
+    let dir = temp_dir("mpi-alone");
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    let budget = ["--budget", "2/1/2/2"];
+    let alone = topitop(&[&["solve", "--out", one.to_str().unwrap()][..], &budget].concat());
+    assert!(alone.status.success(), "{}", stderr(&alone));
+    let shared = run_mpi(
+        2,
+        &[
+            &["solve", "--threads", "1", "--out", two.to_str().unwrap()][..],
+            &budget,
+        ]
+        .concat(),
+    );
+    let said = format!("{}{}", stdout(&shared), stderr(&shared));
+    assert!(shared.status.success(), "{said}");
+    assert!(said.contains("solved by one process"), "{said}");
+    let (a, b) = (db_in(&one), db_in(&two));
+    assert_eq!(a.file_name(), b.file_name());
+    assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap());
+}
+
 #[test]
 fn topple_3x3_s8_on_three_processes_is_the_single_solve() {
     let said = same_on_three(
@@ -100,6 +126,24 @@ fn topolo_3x4_in_small_units_on_three_processes_is_the_single_solve() {
         &["--game", "topolo", "--board", "3x4", "--part-size", "1000"],
     );
     assert!(said.contains("start position ..../..../....: tie 12"), "{said}");
+}
+
+/// A part size beyond the board's (the largest there is) asks for no more
+/// memory than the largest unit holds: the run is not refused.
+#[test]
+fn topolo_with_the_largest_part_size_is_the_single_solve() {
+    let said = same_on_three(
+        "topolo-whole-parts",
+        &[
+            "--game",
+            "topolo",
+            "--board",
+            "3x3",
+            "--part-size",
+            "18446744073709551615",
+        ],
+    );
+    assert!(said.contains("start position .../.../...: win 9"), "{said}");
 }
 
 /// The processes whose command line names `dir` and whose MPI rank is

@@ -449,8 +449,10 @@ fn the_board_draws_every_piece_in_its_cell_and_clicks_what_it_shows() {
     let d = dir.to_str().unwrap();
     let budget = ["--budget", "2/1/2/2"];
     let topple = ["--game", "topple", "--board", "3x3", "--variant", "s6"];
+    let topple8 = ["--game", "topple", "--board", "3x3", "--variant", "s8"];
     ok(&[&["solve", "--out", d][..], &budget].concat());
     ok(&[&["solve", "--out", d][..], &topple].concat());
+    ok(&[&["solve", "--out", d][..], &topple8].concat());
     let server = Server::start(&dir, "board", &budget);
     let browser = Browser::start(&driver, &dir);
     let open = |game: &str, variant: &str, p: &str| {
@@ -530,6 +532,33 @@ fn the_board_draws_every_piece_in_its_cell_and_clicks_what_it_shows() {
         checked >= 2,
         "only {checked} of the crossing slides are moves of {p}"
     );
+
+    // Every move drawn on the board is played by a click on the middle of
+    // the part that takes its clicks, never another move: on Topple, a
+    // step whose head lies under a placement's disc keeps a part of its
+    // own (the first position is where a click along a2-b2 played b2).
+    for (variant, p) in [
+        ("3x3-s8", ".1./1r11b/2.. r s2 r7 b7"),
+        ("3x3-s6", "3../1r1b./... r s1 r7 b7"),
+    ] {
+        open("topple", variant, p);
+        let got = browser.eval(
+            "const svg = document.getElementById('board'); const m = svg.getScreenCTM(); \
+             return [...svg.querySelectorAll('.move')].map(g => { \
+               const hit = g.querySelector('.hit') || g.querySelector('circle.ring'); let x, y; \
+               if (hit.tagName === 'circle') { x = +hit.getAttribute('cx'); y = +hit.getAttribute('cy'); } \
+               else { const pts = hit.getAttribute('points').split(' ').map(q => q.split(',').map(Number)); \
+                 x = pts.reduce((s, q) => s + q[0], 0) / pts.length; y = pts.reduce((s, q) => s + q[1], 0) / pts.length; } \
+               const pt = svg.createSVGPoint(); pt.x = x; pt.y = y; const q = pt.matrixTransform(m); \
+               const e = document.elementFromPoint(q.x, q.y); const mv = e && e.closest('.move'); \
+               return [g.dataset.move, mv ? mv.dataset.move : null]; })",
+        );
+        let pairs = got.as_array().unwrap();
+        assert!(pairs.len() > 5, "{p}: {got}");
+        for pair in pairs {
+            assert_eq!(pair[0], pair[1], "{p}: a click on {} plays {}", pair[0], pair[1]);
+        }
+    }
 
     // Topple: arrows and lines go under the pieces, so none hides a stack,
     // its height or a pawn's letter; placement buttons go over them.

@@ -174,13 +174,33 @@ fn game_options_are_checked() {
             "--budget is not an option of topolo (--game topolo)",
         ),
         (
-            vec!["crosscheck", "--game", "topolo", "a.db", "b.db"],
-            "--game topolo has no crosscheck",
-        ),
-        (
             vec!["solve", "--game", "topolo", "--out", "/nonexistent/x"],
             "too large to solve",
         ),
+        // A search of no time plays no game: its "answers" would be
+        // noise. Every command bounds it as the server does.
+        (
+            vec![
+                "query",
+                "--game",
+                "topolo",
+                "--search-ms",
+                "0",
+                "..../..../..../....",
+            ],
+            "give 10 to 60000 milliseconds",
+        ),
+        (
+            vec!["play", "--game", "topolo", "--search-ms", "18446744073709551615"],
+            "give 10 to 60000 milliseconds",
+        ),
+        (vec!["serve", "--search-ms", "9"], "give 10 to 60000 milliseconds"),
+        // A database given where the synopsis shows `[DB]`: named with --db.
+        (
+            vec!["stats", "data/topolo_3x3.db"],
+            "hint: a command names its database with --db: --db data/topolo_3x3.db",
+        ),
+        (vec!["verify", "--game", "topolo", "x.db"], "--db x.db"),
     ] {
         let o = topitop(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -572,4 +592,95 @@ fn a_board_far_beyond_memory_is_refused_at_once_from_its_estimate() {
         std::fs::read(plain.join("topolo_3x3.db")).unwrap()
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `crosscheck A B` compares two Topolo databases as it does any game's
+/// (docs/reference.md), both ways, and refuses two boards' files.
+#[test]
+fn crosscheck_compares_two_topolo_databases() {
+    let dir = temp_dir("topolo-crosscheck");
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    for out in [&one, &two] {
+        ok(&[
+            "solve",
+            "--game",
+            "topolo",
+            "--board",
+            "2x3",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+    }
+    let a = one.join("topolo_2x3.db");
+    let b = two.join("topolo_2x3.db");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    for args in [
+        vec!["crosscheck", a, b],
+        vec!["crosscheck", "--game", "topolo", a, b],
+    ] {
+        let same = ok(&args);
+        for pass in ["A in B", "B in A"] {
+            let line = same.lines().find(|l| l.starts_with(pass)).expect(pass);
+            let n: Vec<u64> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
+            assert!(n[0] > 0 && n[1] == 0, "{args:?}: {same}");
+        }
+    }
+    ok(&[
+        "solve",
+        "--game",
+        "topolo",
+        "--board",
+        "3x2",
+        "--out",
+        one.to_str().unwrap(),
+    ]);
+    let other = one.join("topolo_3x2.db");
+    let o = topitop(&["crosscheck", a, other.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "trouble, not differences");
+    assert!(
+        stderr(&o).contains("2x3") && stderr(&o).contains("3x2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A file that claims to be a database of a board too large to index (a
+/// forged `topolo_8x8.db` with no tiers, which checks nothing and answers
+/// nothing) is refused by every command that reads it.
+#[test]
+fn a_database_of_a_board_that_cannot_be_indexed_is_refused() {
+    use topitop_db::packed::{write_packed, PackedHeader};
+    let dir = temp_dir("topolo-forged-8x8");
+    let path = dir.join("topolo_8x8.db");
+    let header = PackedHeader {
+        game: "topolo".into(),
+        variant: "8x8".into(),
+        program: "a forger".into(),
+        symmetric: true,
+        max_remoteness: 0,
+        tiers: Vec::new(),
+        blocks: Vec::new(),
+    };
+    write_packed(&path, header, &[]).unwrap();
+    let (d, db) = (dir.to_str().unwrap(), path.to_str().unwrap());
+    for args in [
+        vec!["verify", "--game", "topolo", "--dir", d],
+        vec!["verify", "--db", db],
+        vec!["stats", "--db", db],
+        vec![
+            "query",
+            "--db",
+            db,
+            "......../......../......../......../......../......../......../........",
+        ],
+        vec!["export", "--db", db],
+    ] {
+        let o = topitop(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert!(
+            stderr(&o).contains("no database of topolo 8x8 can exist"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
 }

@@ -274,3 +274,104 @@ fn crosscheck_finds_the_one_record_that_differs() {
         stderr(&o)
     );
 }
+
+/// A Topple file cut short, named with `--db` alone: every command names
+/// the file and what is wrong, never that it is "not a topitop database";
+/// cut within its header, no game can be told from it, and it says so.
+#[test]
+fn a_file_cut_short_is_named_as_it_is() {
+    let dir = temp_dir("topple-cut");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "solve",
+        "--game",
+        "topple",
+        "--board",
+        "2x2",
+        "--variant",
+        "s4",
+        "--out",
+        d,
+    ]);
+    let whole = std::fs::read(dir.join("topple_2x2-s4.db")).unwrap();
+    let cut = dir.join("cut.db");
+    let c = cut.to_str().unwrap();
+    for len in [20, whole.len() - 1] {
+        std::fs::write(&cut, &whole[..len]).unwrap();
+        for args in [
+            vec!["verify", "--db", c],
+            vec!["stats", "--db", c],
+            vec!["export", "--db", c],
+            vec!["query", "--db", c, "../.. r s4 r8 b8"],
+        ] {
+            let o = topitop(&args);
+            let said = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{len} {args:?}: {said}");
+            assert!(said.contains("cut.db"), "{len} {args:?}: {said}");
+            assert!(!said.contains("not a topitop database"), "{len} {args:?}: {said}");
+            if len == 20 {
+                assert!(said.contains("no game can be told"), "{args:?}: {said}");
+            }
+        }
+    }
+}
+
+/// `stats`, `query` and `export` count and mark as reachable exactly the
+/// positions a breadth-first search from the start comes to (Topple 2×2
+/// with 4 pieces: its positions of play are many more).
+#[test]
+fn reachability_is_what_play_reaches() {
+    use std::collections::{HashSet, VecDeque};
+    use topitop_game_api::{Game, Registered};
+    let g = <topitop_topple::Topple as Registered>::from_variant("2x2-s4").unwrap();
+    let mut seen = HashSet::from([g.start()]);
+    let mut queue = VecDeque::from([g.start()]);
+    while let Some(p) = queue.pop_front() {
+        if g.primitive(&p).is_some() {
+            continue;
+        }
+        for m in g.moves(&p) {
+            let c = g.play(&p, m);
+            if seen.insert(c) {
+                queue.push_back(c);
+            }
+        }
+    }
+
+    let dir = temp_dir("topple-reach");
+    let d = dir.to_str().unwrap();
+    let opts = ["--game", "topple", "--board", "2x2", "--variant", "s4"];
+    ok(&[&["solve", "--out", d][..], &opts].concat());
+    let stats: serde_json::Value =
+        serde_json::from_str(&ok(&[&["stats", "--json", "--dir", d][..], &opts].concat())).unwrap();
+    assert_eq!(stats["positions"].as_u64(), Some(seen.len() as u64), "{stats}");
+
+    // Every position of play, marked: those the search found, and only them.
+    let rows = ok(&[
+        &["export", "--all-symmetries", "--mark-reachable", "--dir", d][..],
+        &opts,
+    ]
+    .concat());
+    let mut marked = 0;
+    let mut unreached = None;
+    let header: Vec<&str> = rows.lines().next().unwrap().split('\t').collect();
+    let col = header.iter().position(|&c| c == "reachable").unwrap();
+    for line in rows.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let p = g.parse_position(f[0]).unwrap();
+        assert_eq!(f[col] == "true", seen.contains(&p), "{line}");
+        marked += usize::from(f[col] == "true");
+        if f[col] == "false" {
+            unreached = Some(f[0].to_string());
+        }
+    }
+    assert_eq!(marked, seen.len());
+    let unreached = unreached.expect("some position of play no game comes to");
+    let json = ok(&[&["query", &unreached, "--json", "--dir", d][..], &opts].concat());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["reachable"], false, "{json}");
+    let start = g.format_position(&g.start());
+    let json = ok(&[&["query", &start, "--json", "--dir", d][..], &opts].concat());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["reachable"], true, "{json}");
+}

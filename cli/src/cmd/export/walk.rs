@@ -162,25 +162,33 @@ impl<'a, G: Game> Walk<'a, G> {
                     self.tier_name(t)
                 ),
             };
-            let reachable = match &self.reached {
+            let test = |q: &G::Position| match &self.reached {
                 None => true,
-                Some(Some(test)) => test(&pos),
-                Some(None) => game.reachable(&pos),
+                Some(Some(test)) => test(q),
+                Some(None) => game.reachable(q),
             };
-            if self.reachable_only && !reachable {
-                continue;
-            }
-            let row = |image| Row {
+            let row = |image, reachable| Row {
                 pos: image,
                 stored: pos,
                 tier: t,
                 record,
                 reachable,
             };
+            // Each image asked on its own: a class may hold positions no
+            // game comes to (Topple's reserves) beside some it does; the
+            // class's row is a reachable one when any of them is.
             if self.all_symmetries {
-                rows.extend(game.images(&pos).into_iter().map(row));
+                for image in game.images(&pos) {
+                    let reachable = test(&image);
+                    if reachable || !self.reachable_only {
+                        rows.push(row(image, reachable));
+                    }
+                }
             } else {
-                rows.push(row(pos));
+                let reachable = self.reached.is_none() || test(&pos) || game.images(&pos).iter().any(test);
+                if reachable || !self.reachable_only {
+                    rows.push(row(pos, reachable));
+                }
             }
         }
         Ok(rows)

@@ -3,7 +3,7 @@
 //! it reaches any game. Topitop keeps its own solver, database and fast
 //! paths (in `topitop-solved`); this is the common ground.
 
-use topitop_game_api::{Game, Value};
+use topitop_game_api::{Game, Reachability, Value};
 
 use crate::cell::Player;
 use crate::movegen::play_unchecked;
@@ -62,6 +62,11 @@ impl Game for Rules {
 
     fn reachable(&self, pos: &Position) -> bool {
         self.is_reachable(*pos)
+    }
+
+    /// A backward search from the position answers it exactly.
+    fn reachability(&self) -> Reachability {
+        Reachability::Answered
     }
 
     fn parse_position(&self, text: &str) -> Result<Position, String> {

@@ -15,6 +15,12 @@ use crate::shape::RowClasses;
 pub use crate::layout::{Tier, MAX_INDEXED_CELLS};
 
 impl Game for Topolo {
+    /// `check` accepts exactly the positions play reaches (the rules
+    /// tests compare it with a search on every small board).
+    fn reachability(&self) -> topitop_game_api::Reachability {
+        topitop_game_api::Reachability::Every
+    }
+
     type Position = Position;
     type Move = Move;
 

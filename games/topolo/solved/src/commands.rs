@@ -62,14 +62,9 @@ impl Commands for TopoloCommands {
             .clone()
             .unwrap_or_else(|| cmd::db_path(&g, &args.db.dir));
         // A database of records (an older solve, or the generic solver's)
-        // is checked the generic way.
-        if std::fs::File::open(&path)
-            .and_then(|mut f| {
-                let mut magic = [0u8; 8];
-                std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
-            })
-            .is_ok_and(|m| m == topitop_db::packed::MAGIC)
-        {
+        // is checked the generic way. The peek opens regular files only:
+        // a FIFO would block it for ever; the generic check refuses it.
+        if topitop_db::peek::magic(&path).is_ok_and(|m| m == topitop_db::packed::MAGIC) {
             verify(g, &path, args)
         } else {
             self.0.verify(args)
@@ -89,6 +84,9 @@ impl Commands for TopoloCommands {
     }
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         self.0.canonical(args)
+    }
+    fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
+        self.0.crosscheck(args)
     }
     fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
         self.0.serve(args)
@@ -168,7 +166,10 @@ impl Units for TopoloSolver {
 
     fn memory(&mut self, part_size: u64) -> Memory {
         let threads = rayon::current_num_threads();
-        let Ok(plan) = self.made_plan() else {
+        if self.made_plan().is_err() {
+            return Memory { lead: 0, worker: 0 };
+        }
+        let Some(plan) = self.plan.as_ref() else {
             return Memory { lead: 0, worker: 0 };
         };
         let n = plan.indices();
@@ -177,9 +178,18 @@ impl Units for TopoloSolver {
         // template's units at a time as it writes the database.
         let template = plan.memory(threads) - n / 4 - n / 5;
         let (small, largest_template) = units::gathered_values(plan);
+        // A unit holds at most `part_size` values, and no more than the
+        // largest unit there is: a part size beyond the board's (2^64 - 1
+        // among them) asks for no more memory than whole templates.
+        let largest_unit = self
+            .units
+            .iter()
+            .map(|u| units::values_of(plan, u))
+            .max()
+            .unwrap_or(part_size);
         Memory {
             lead: small + largest_template / 4 + (64 << 20),
-            worker: template + part_size / 4,
+            worker: template + part_size.min(largest_unit) / 4,
         }
     }
 

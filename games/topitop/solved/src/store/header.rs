@@ -175,9 +175,11 @@ impl Header {
                 le_u64(file, 88),
             ],
             max_remoteness: le_u16(file, 96),
-            solver: String::from_utf8_lossy(&file[100..100 + SOLVER_LEN])
-                .trim_end_matches('\0')
-                .to_string(),
+            solver: topitop_db::error::printable(
+                String::from_utf8_lossy(&file[100..100 + SOLVER_LEN])
+                    .trim_end_matches('\0')
+                    .to_string(),
+            )?,
             symmetric: le_u32(file, 124) != 0,
             codebook: (0..book_len).map(|i| le_u16(file, FIXED_LEN + 2 * i)).collect(),
         };

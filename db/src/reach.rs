@@ -1,0 +1,68 @@
+//! The positions games reach from the start, found by a search forward
+//! from it: for a game whose positions of play are not all reached and
+//! that does not answer [`Game::reachable`] itself (Topple, whose classes
+//! also hold reserves no game comes to), so that `stats`, `query`,
+//! `export` and the server tell the truth.
+//!
+//! [`Game::reachable`]: topitop_game_api::Game::reachable
+
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+
+use rayon::prelude::*;
+use topitop_game_api::Game;
+
+use crate::quick_hash::QuickHasher;
+
+/// The most positions a search keeps (about 1.5 GB for a position of 16
+/// bytes): beyond it, reachability is not worked out.
+pub const MAX_POSITIONS: usize = 1 << 26;
+
+/// Every position some game from the start comes to.
+pub struct Reached<P> {
+    seen: HashSet<P, BuildHasherDefault<QuickHasher>>,
+}
+
+impl<P: Eq + std::hash::Hash> Reached<P> {
+    /// Whether some game from the start comes to `pos`.
+    pub fn contains(&self, pos: &P) -> bool {
+        self.seen.contains(pos)
+    }
+
+    /// The positions reached.
+    pub fn len(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// True when not even the start is (never, for a search made).
+    pub fn is_empty(&self) -> bool {
+        self.seen.is_empty()
+    }
+}
+
+/// Plays every move from the start, depth by depth (each depth's moves on
+/// every core), keeping each position reached; none once more than
+/// `limit` positions are (the caller says so rather than guess).
+pub fn forward<G: Game>(game: &G, limit: usize) -> Option<Reached<G::Position>> {
+    let mut seen: HashSet<G::Position, BuildHasherDefault<QuickHasher>> = HashSet::default();
+    seen.insert(game.start());
+    let mut frontier = vec![game.start()];
+    while !frontier.is_empty() {
+        let children: Vec<G::Position> = frontier
+            .par_iter()
+            .flat_map_iter(|p| {
+                // A game ends at a primitive position: nothing is played on.
+                let moves = match game.primitive(p) {
+                    Some(_) => Vec::new(),
+                    None => game.moves(p),
+                };
+                moves.into_iter().map(|m| game.play(p, m)).collect::<Vec<_>>()
+            })
+            .collect();
+        frontier = children.into_iter().filter(|c| seen.insert(*c)).collect();
+        if seen.len() > limit {
+            return None;
+        }
+    }
+    Some(Reached { seen })
+}
