@@ -42,6 +42,12 @@ pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<SolvedDb> {
             game.variant(),
             game.name()
         ),
+        // Named with --db: the file is what is missing, not an option.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.db.is_some() => anyhow::bail!(
+            "{}: no such file (given with --db); check the path, or create it with `topitop solve --game {} --out DIR`",
+            path.display(),
+            game.name()
+        ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
             "{}: no such database; create it with `topitop solve --game {}` (same options) or name one with --db",
             path.display(),

@@ -236,3 +236,43 @@ fn a_board_too_large_to_solve_is_not_sent_to_solve() {
     let e = stderr(&o);
     assert!(e.contains("none can be made") && e.contains("too large"), "{e}");
 }
+
+/// A file named with `--db` that is not there: said of the file, without
+/// the hint to "name one with --db" that it was.
+#[test]
+fn a_missing_db_file_is_named_as_given() {
+    for args in [
+        vec!["query", "--db", "/nonexistent/t.db", "1_---------"],
+        vec!["stats", "--db", "/nonexistent/t.db"],
+        vec![
+            "query",
+            "--game",
+            "topolo",
+            "--board",
+            "3x3",
+            "--db",
+            "/nonexistent/t.db",
+            ".../.../...",
+        ],
+        vec![
+            "verify",
+            "--game",
+            "topple",
+            "--board",
+            "2x2",
+            "--variant",
+            "s4",
+            "--db",
+            "/nonexistent/t.db",
+        ],
+    ] {
+        let o = topitop(&args);
+        let said = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains("/nonexistent/t.db: no such file (given with --db)"),
+            "{args:?}: {said}"
+        );
+        assert!(!said.contains("name one with --db"), "{args:?}: {said}");
+    }
+}

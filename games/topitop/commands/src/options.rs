@@ -191,6 +191,12 @@ impl DbOptions for DbArgs {
                 path.display()
             );
         }
+        if self.db.is_some() && !path.exists() && !path.is_symlink() {
+            anyhow::bail!(
+                "{}: no such file (given with --db); check the path, or create it with `topitop solve --out DIR` (same rules options)",
+                path.display()
+            );
+        }
         let db = open_db(&path)?;
         self.rules.check_against(&db)?;
         Ok(db)
