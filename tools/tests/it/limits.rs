@@ -276,3 +276,23 @@ fn a_missing_db_file_is_named_as_given() {
         assert!(!said.contains("name one with --db"), "{args:?}: {said}");
     }
 }
+
+/// A small database's size is said in kB or bytes, not "0.0 MB".
+#[test]
+fn a_small_database_says_its_size() {
+    let dir = temp_dir("small-size");
+    let said = ok(&[
+        "solve",
+        "--game",
+        "topolo",
+        "--board",
+        "2x2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("wrote "))
+        .expect("a wrote line");
+    assert!(line.ends_with(" bytes)") || line.ends_with(" kB)"), "{line}");
+}

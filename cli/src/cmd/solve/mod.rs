@@ -281,12 +281,7 @@ impl Solved {
         }
         writeln!(out, "start position {}", self.start)?;
         writeln!(out, "largest remoteness: {}", self.max_remoteness)?;
-        writeln!(
-            out,
-            "wrote {} ({:.1} MB)",
-            path.display(),
-            self.bytes as f64 / 1e6
-        )
+        writeln!(out, "wrote {} ({})", path.display(), file_size(self.bytes))
     }
 }
 
@@ -497,6 +492,21 @@ pub(crate) fn check_memory(title: &str, needs: &Needs, ignore: bool) -> anyhow::
         human_bytes(needs.disk)
     );
     Ok(())
+}
+
+/// A file's size to three figures or so: `812 bytes`, `49.9 kB`,
+/// `7.3 MB`, `1.25 GB` (a small database is not "0.0 MB").
+pub fn file_size(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.1} kB", b / 1e3)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 /// `bytes` in kB, MB or GB, as a person reads a size.
@@ -728,4 +738,17 @@ pub struct Args {
     /// available.
     #[arg(long)]
     pub ignore_memory_estimate: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_size;
+
+    #[test]
+    fn sizes_read_as_a_person_reads_them() {
+        assert_eq!(file_size(812), "812 bytes");
+        assert_eq!(file_size(49_923), "49.9 kB");
+        assert_eq!(file_size(7_276_719), "7.3 MB");
+        assert_eq!(file_size(1_254_000_000), "1.25 GB");
+    }
 }
