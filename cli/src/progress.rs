@@ -218,10 +218,72 @@ impl CountBar {
     }
 }
 
+/// A [`CountBar`] over a database's tiers, counted in indices, where a
+/// tier's chunks may hold fewer items than the tier has indices (Topitop's
+/// hold about an eighth: counting what they held said "4m14s left" 7 s
+/// from the end). Within a tier the count goes by what its chunks held, at
+/// most the tier's size; at each tier's end it is the tiers' sizes so far.
+pub struct TierCount {
+    bar: CountBar,
+    total: u64,
+    tiers_done: u64,
+    in_tier: u64,
+}
+
+impl TierCount {
+    /// A bar labelled `what` over tiers of `total` indices in all.
+    pub fn new(what: &str, total: u64) -> TierCount {
+        TierCount {
+            bar: CountBar::new(what, "indices"),
+            total,
+            tiers_done: 0,
+            in_tier: 0,
+        }
+    }
+
+    /// A chunk of `len` items of the tier under way, of `size` indices.
+    pub fn chunk(&mut self, len: u64, size: u64) {
+        self.in_tier = (self.in_tier + len).min(size);
+        self.bar.set(self.done(), self.total);
+    }
+
+    /// The tier under way, of `size` indices, is finished.
+    pub fn tier(&mut self, size: u64) {
+        self.tiers_done += size;
+        self.in_tier = 0;
+        self.bar.set(self.tiers_done, self.total);
+    }
+
+    /// Indices counted done so far.
+    fn done(&self) -> u64 {
+        self.tiers_done + self.in_tier
+    }
+
+    /// Clears the bar.
+    pub fn finish(self) {
+        self.bar.finish();
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::clock;
+    use super::{clock, TierCount};
     use std::time::Duration;
+
+    #[test]
+    fn tiers_whose_chunks_hold_few_of_their_indices_count_whole_when_done() {
+        let mut c = TierCount::new("checking", 150);
+        c.chunk(12, 100);
+        assert_eq!(c.done(), 12);
+        c.tier(100);
+        assert_eq!(c.done(), 100, "a tier finished counts whole");
+        c.chunk(5, 50);
+        c.chunk(100, 50);
+        assert_eq!(c.done(), 150, "never past the tier's end");
+        c.tier(50);
+        assert_eq!(c.done(), 150);
+        c.finish();
+    }
 
     #[test]
     fn durations_read_as_a_clock() {

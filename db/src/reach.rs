@@ -38,6 +38,32 @@ impl<P: Eq + std::hash::Hash> Reached<P> {
     pub fn is_empty(&self) -> bool {
         self.seen.is_empty()
     }
+
+    /// The symmetry classes of `game` the positions reached fall in.
+    pub fn classes<G: Game<Position = P>>(&self, game: &G) -> usize
+    where
+        P: Send + Sync + Copy,
+    {
+        let canonical: HashSet<P, BuildHasherDefault<QuickHasher>> =
+            self.seen.par_iter().map(|p| game.canonical(p)).collect();
+        canonical.len()
+    }
+}
+
+/// [`forward`] within [`MAX_POSITIONS`].
+///
+/// # Errors
+/// Games come to more positions: what to say, that every position of
+/// play is then taken as reachable (an upper bound).
+pub fn search<G: Game>(game: &G) -> Result<Reached<G::Position>, String> {
+    forward(game, MAX_POSITIONS).ok_or_else(|| {
+        format!(
+            "games of {} {} come to more than {MAX_POSITIONS} positions, too many to search for \
+             which ones: every position of play is taken as reachable (an upper bound)",
+            game.name(),
+            game.variant(),
+        )
+    })
 }
 
 /// Plays every move from the start, depth by depth (each depth's moves on

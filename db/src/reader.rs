@@ -199,16 +199,10 @@ impl<G: Tiered> Reader<G> for SolvedDb {
         if game.reachability() != topitop_game_api::Reachability::Search {
             return None;
         }
-        match crate::reach::forward(game, crate::reach::MAX_POSITIONS) {
-            Some(reached) => Some(Box::new(move |p| reached.contains(p))),
-            None => {
-                eprintln!(
-                    "topitop: games of {} {} come to more than {} positions, too many to search for \
-                     which ones: every position of play is taken as reachable (an upper bound)",
-                    game.name(),
-                    game.variant(),
-                    crate::reach::MAX_POSITIONS
-                );
+        match crate::reach::search(game) {
+            Ok(reached) => Some(Box::new(move |p| reached.contains(p))),
+            Err(why) => {
+                eprintln!("topitop: {why}");
                 None
             }
         }

@@ -67,6 +67,9 @@ pub struct TierCheckpoints {
     /// Parts read with their level file and not yet taken: a solver asks
     /// for a level's tiers one after another.
     found: HashMap<String, Vec<u8>>,
+    /// The most bytes a level file's parts may add up to
+    /// ([`TierCheckpoints::at_most`]).
+    most: u64,
     /// The thread syncing and renaming the last file saved, if it may
     /// still run: syncing overlaps the solve instead of holding it up.
     pending: Option<JoinHandle<std::io::Result<()>>>,
@@ -97,6 +100,16 @@ impl TierCheckpoints {
     /// As `open`.
     pub fn join(dir: impl Into<PathBuf>, made_from: &str) -> Result<TierCheckpoints, DbError> {
         TierCheckpoints::open_as(dir.into(), made_from, false)
+    }
+
+    /// Ignores a level file whose parts add up to more than `bytes` (the
+    /// memory the whole solve needs: no level it kept can hold more)
+    /// before a byte of it is decompressed, so that a file whose head
+    /// promises far more than its first part cannot fill the memory.
+    #[must_use]
+    pub fn at_most(mut self, bytes: u64) -> TierCheckpoints {
+        self.most = bytes;
+        self
     }
 
     /// Makes the directory and its `MAKER` now rather than with the first
@@ -168,6 +181,7 @@ impl TierCheckpoints {
             warnings: Vec::new(),
             index: None,
             found: HashMap::new(),
+            most: u64::MAX,
             pending: None,
         })
     }
@@ -366,12 +380,22 @@ impl TierCheckpoints {
             let (path, declared) = self.index().remove(name)?;
             // Checked from the head, before a byte is decompressed: a head
             // may promise far more than the solve would ever hold.
-            let read = if declared == len {
-                read_level(&path, &self.made_from)
-            } else {
+            let total = self
+                .index()
+                .values()
+                .filter(|(p, _)| *p == path)
+                .fold(declared, |sum, (_, n)| sum.saturating_add(*n));
+            let read = if declared != len {
                 Err(format!(
                     "it holds {declared} bytes of {name}, where {len} are expected"
                 ))
+            } else if total > self.most.max(len) {
+                Err(format!(
+                    "its parts add up to {total} bytes, more than the whole solve holds ({})",
+                    self.most
+                ))
+            } else {
+                read_level(&path, &self.made_from)
             };
             match read {
                 Ok(parts) => {
@@ -720,6 +744,35 @@ mod tests {
         }
         TierCheckpoints::open(&ckpt, "game g").unwrap().remove().unwrap();
         assert!(!ckpt.exists());
+    }
+
+    #[test]
+    fn a_level_promising_more_than_the_solve_holds_is_not_decompressed() {
+        // An 80 kB level file whose second part promised 2 GiB of zeros
+        // took a 17 MB solve to 2 GB: its first part was as expected.
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("g_v.db.ckpt");
+        let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap();
+        let zeros = vec![0u8; 4 << 20];
+        let level = [
+            ("l1", Part::Records(&records(7)[..])),
+            ("l2", Part::Bytes(&zeros)),
+        ];
+        c.save_level(&level).unwrap();
+        drop(c);
+        assert!(std::fs::metadata(ckpt.join("l1.level")).unwrap().len() < 4096);
+        let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap().at_most(1 << 20);
+        assert_eq!(c.load("l1", 7), None);
+        let w = c.warnings();
+        assert!(
+            w.len() == 1
+                && w[0].contains("add up to 4194318 bytes, more than the whole solve holds (1048576)"),
+            "{w:?}"
+        );
+        // Within the bound, the same file is resumed.
+        let mut c = TierCheckpoints::open(&ckpt, "game g").unwrap().at_most(8 << 20);
+        assert_eq!(c.load("l1", 7), Some(records(7)));
+        assert_eq!(c.load_bytes("l2", 4 << 20).map(|b| b.len()), Some(4 << 20));
     }
 
     #[test]

@@ -53,8 +53,10 @@ pub struct Estimates<M> {
     /// What it did: random games played, or positions evaluated.
     pub work: u64,
     /// Every legal move with its expected result for its maker, from 0
-    /// (a loss) to 1 (a win), best first.
-    pub moves: Vec<(M, f64)>,
+    /// (a loss) to 1 (a win), best first; `None` for a move the search
+    /// never tried (no game went through it in the time given), which is
+    /// no result at all, not an even one.
+    pub moves: Vec<(M, Option<f64>)>,
 }
 
 /// How a game answers whether play reaches a position

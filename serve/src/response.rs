@@ -107,7 +107,7 @@ pub fn finish_moves(moves: &mut [MoveResponse]) {
 
 /// The value name GamesmanUni uses for `rec`.
 pub fn value_name(rec: Record) -> &'static str {
-    rec.value().map_or("unsolved", Value::name)
+    rec.value().map_or(UNSOLVED, Value::name)
 }
 
 /// The remoteness GamesmanUni shows for `rec` (−200 for a draw, −100
@@ -187,6 +187,11 @@ pub fn respond_game<G: Tiered>(
     })
 }
 
+/// The value of a position or move no search has a result for: a search
+/// that played no game through it (GamesmanUni's word for a position
+/// without a value).
+pub const UNSOLVED: &str = "unsolved";
+
 /// The value an estimated result leans to: a win above 0.55, a loss below
 /// 0.45, else a tie. The band is narrow because a share is said beside the
 /// colour: 56% leans to a win, and calling it a tie hid that.
@@ -228,25 +233,25 @@ pub fn respond_estimated<G: Game>(
         .map(|&(mv, score)| {
             let child = game.play(pos, mv);
             let turn_passes = game.player_to_move(&child) != mover;
-            let child_score = if turn_passes { 1.0 - score } else { score };
+            let child_score = score.map(|s| if turn_passes { 1.0 - s } else { s });
             let text = game.format_move(mv);
             MoveResponse {
                 autogui_move: game.autogui_move(pos, mv).unwrap_or_else(|| text.clone()),
                 mv: text,
                 position: game.format_position(&child),
                 autogui_position: autogui_position(game, &child),
-                position_value: estimated_value(child_score),
+                position_value: child_score.map_or(UNSOLVED, estimated_value),
                 remoteness: UNKNOWN_REMOTENESS,
-                move_value: estimated_value(score),
+                move_value: score.map_or(UNSOLVED, estimated_value),
                 delta_remoteness: 0,
-                estimate: Some(score),
+                estimate: score,
             }
         })
         .collect();
     let (value, remoteness) = match done {
         Some(v) => (v.name(), 0),
         None => (
-            moves.first().map_or("unsolved", |m| m.move_value),
+            moves.first().map_or(UNSOLVED, |m| m.move_value),
             UNKNOWN_REMOTENESS,
         ),
     };

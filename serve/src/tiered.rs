@@ -215,9 +215,11 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
         let pos = self.game.parse_position(p).ok()?;
         let search = self.game.reachability() == topitop_game_api::Reachability::Search;
         if search && matches!(self.answers, Answers::Db(_)) {
-            let reached = self
-                .reached
-                .get_or_init(|| topitop_db::reach::forward(&self.game, topitop_db::reach::MAX_POSITIONS));
+            let reached = self.reached.get_or_init(|| {
+                topitop_db::reach::search(&self.game)
+                    .inspect_err(|why| tracing::warn!("{why}"))
+                    .ok()
+            });
             if let Some(reached) = reached {
                 return Some(reached.contains(&pos));
             }

@@ -48,8 +48,10 @@ pub struct Notes {
 /// The facts that say where a database keeps a position, for a
 /// researcher: its tier's name, its rank among the tier's `size`
 /// positions, and the `query` command that reads it from the file at
-/// `db` (the position string `p`, quoted for a shell). Every served game
-/// lists them alike.
+/// `db`, the path the server opened (relative to where it runs when its
+/// folder was given so), with the position string `p`, each quoted for a
+/// shell: pasted where the server runs, it works. Every served game lists
+/// them alike.
 pub fn database_facts(
     tier: String,
     rank: u64,
@@ -57,15 +59,16 @@ pub fn database_facts(
     db: &std::path::Path,
     p: &str,
 ) -> Vec<(String, String)> {
-    let file = db
-        .file_name()
-        .map_or_else(|| db.display().to_string(), |f| f.to_string_lossy().into_owned());
     vec![
         ("Tier".into(), tier),
         ("Rank in its tier".into(), format!("{rank} of {size} (from 0)")),
         (
             "In query".into(),
-            format!("topitop query --db {file} {}", shell_quote(p)),
+            format!(
+                "topitop query --db {} {}",
+                shell_quote(&db.display().to_string()),
+                shell_quote(p)
+            ),
         ),
     ]
 }
@@ -152,4 +155,26 @@ pub struct ServedGame {
     pub name: String,
     /// The variants served, in the order they are listed.
     pub variants: Vec<Arc<dyn ServedVariant>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::database_facts;
+
+    #[test]
+    fn the_query_line_names_the_file_where_the_server_found_it() {
+        // The line once named the file alone, so that pasting it where the
+        // server runs (`serve --dir data`) found no such file.
+        let facts = database_facts(
+            "t".into(),
+            3,
+            10,
+            std::path::Path::new("data/my dbs/topolo_3x3.db"),
+            ".../.../... r",
+        );
+        assert_eq!(
+            facts[2].1,
+            "topitop query --db 'data/my dbs/topolo_3x3.db' '.../.../... r'"
+        );
+    }
 }

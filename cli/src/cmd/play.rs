@@ -107,6 +107,7 @@ pub fn play<G: Game>(
                 100.0 * score,
                 names[mover]
             ),
+            None if estimated => NO_ESTIMATE.to_string(),
             _ => result_words(names, mover, r.position_value, r.remoteness),
         };
         writeln!(out, "{} ({} to move): {standing}", r.position, names[mover])?;
@@ -120,6 +121,7 @@ pub fn play<G: Game>(
             let child = game.play(&pos, mv);
             let then = match best.estimate {
                 Some(score) => format!("estimated {:.0}% for {}", 100.0 * score, names[mover]),
+                None if estimated => NO_ESTIMATE.to_string(),
                 None => result_words(
                     names,
                     game.player_to_move(&child),
@@ -286,3 +288,7 @@ pub struct Args {
     #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS", value_parser = super::search_ms)]
     pub search_ms: u64,
 }
+
+/// What a search that tried no move in its time says: no result, rather
+/// than an even one.
+const NO_ESTIMATE: &str = "no estimate (the search played no game in its time)";

@@ -135,6 +135,12 @@ fn print_estimates(
             "{}  {} for the player to move, proven by the search ({} random games, {} ms; no database, so the number of moves is not known)",
             r.position, r.position_value, e.work, e.budget_ms
         )?;
+    } else if r.moves.iter().all(|m| m.estimate.is_none()) && !r.moves.is_empty() {
+        writeln!(
+            out,
+            "{}  no estimate: the {} search played no game in {} ms (give it longer with --search-ms)",
+            r.position, e.method, e.budget_ms
+        )?;
     } else {
         let a = if e.method.starts_with(['a', 'e', 'i', 'o', 'u']) {
             "an"
@@ -156,13 +162,14 @@ fn print_estimates(
         "move", "child", "estimate", "mover"
     )?;
     for m in &r.moves {
+        // A move the search never tried has no share, not an even one.
+        let share = m
+            .estimate
+            .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
         writeln!(
             out,
-            "{:<6} {:<width$} {:>7.1}%  {:<6}",
-            m.mv,
-            m.position,
-            100.0 * m.estimate.unwrap_or(0.5),
-            m.move_value
+            "{:<6} {:<width$} {:>8}  {:<6}",
+            m.mv, m.position, share, m.move_value
         )?;
     }
     Ok(())

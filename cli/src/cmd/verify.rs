@@ -14,7 +14,7 @@ use topitop_game_api::{Game, Record};
 use topitop_solver::loop_free::negamax;
 
 use crate::common::{available_memory, init_threads, DbArgs};
-use crate::progress::CountBar;
+use crate::progress::{CountBar, TierCount};
 
 /// Runs `verify` on `db`, a database of `game`.
 ///
@@ -48,9 +48,7 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
     }
     let lookup = children_lookup(game, db, &facts)?;
     // By indices: tiers differ in size by millions.
-    let bar = CountBar::new("checking", "indices");
-    let total: u64 = facts.tiers.iter().map(|t| t.size).sum();
-    let mut done = 0u64;
+    let mut bar = TierCount::new("checking", facts.tiers.iter().map(|t| t.size).sum());
     let mut checked = 0u64;
     let mut bad: Vec<String> = Vec::new();
     let mut violations = 0u64;
@@ -77,12 +75,12 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
                     .iter()
                     .filter(|(p, r)| r.value().is_some() && (!facts.values_only || p.is_some()))
                     .count() as u64;
-                done += chunk.len() as u64;
-                bar.set(done, total);
+                bar.chunk(chunk.len() as u64, tier.size);
                 violations += found.len() as u64;
                 bad.extend(found.into_iter().take(args.show.saturating_sub(bad.len())));
             },
         )?;
+        bar.tier(tier.size);
     }
     bar.finish();
     writeln!(out, "checked {checked} positions: {violations} violations")?;

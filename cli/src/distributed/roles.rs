@@ -170,7 +170,7 @@ fn lead(solver: &mut dyn Solver, args: &Args, crew: &mut Crew) -> anyhow::Result
         },
         args.ignore_memory_estimate,
     )?;
-    let mut claim = Claim::take(solver, args, needs.disk)?;
+    let mut claim = Claim::take(solver, args, &needs)?;
     for k in &mut claim.kept {
         k.make()?;
     }
@@ -334,15 +334,15 @@ fn work(solver: &mut dyn Solver, args: &Args, link: &dyn Link) {
     let setup = (|| -> anyhow::Result<(Vec<Kept>, Vec<Unit>)> {
         init_threads(args.threads)?;
         let targets: Vec<Target> = solver.targets(&args.out);
-        let kept = targets
-            .iter()
-            .map(|t| Kept::join(&t.path, &t.made_from))
-            .collect::<anyhow::Result<Vec<Kept>>>()?;
         let units = solver
             .units()
             .ok_or_else(|| anyhow::anyhow!("this solver does not split"))?;
         let list = units.units(args.part_size)?;
         let memory = units.memory(args.part_size).worker;
+        let kept = targets
+            .iter()
+            .map(|t| Kept::join(&t.path, &t.made_from, memory))
+            .collect::<anyhow::Result<Vec<Kept>>>()?;
         if let Some(avail) = available_memory().filter(|&a| memory > a && !args.ignore_memory_estimate) {
             anyhow::bail!(
                 "process {me} needs about {} of memory, but only {} is available; give each process a machine of its own, or a smaller --part-size",

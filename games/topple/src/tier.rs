@@ -410,7 +410,7 @@ impl Topple {
             turn: Color::BOTH[(index % 2) as usize],
             ..self.board_at(t, index / 2)?
         };
-        self.check(&pos).ok().map(|()| pos)
+        self.is_play(&pos).then_some(pos)
     }
 
     /// The board of rank `rank` in `t`, Red to move, checked for nothing
@@ -479,7 +479,7 @@ impl Topple {
         for r in range(Color::Red) {
             for b in range(Color::Blue) {
                 let p = pos.with_reserve(Color::Red, r).with_reserve(Color::Blue, b);
-                if self.check(&p).is_ok() {
+                if self.is_play(&p) {
                     all.push(p);
                 }
             }

@@ -165,7 +165,7 @@ impl Topple {
                         continue;
                     }
                     let pos = Position { turn, ..board };
-                    if self.check_play(&pos).is_ok() {
+                    if self.plays(&pos) {
                         f(i, &pos);
                     }
                 }

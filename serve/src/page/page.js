@@ -209,9 +209,14 @@ function describe(r) {
       return `${headline(r, turn, mover, other, "")} Proven by the search (${e.work} random games in ${e.budgetMs} ms); the number of moves is not known.` + never;
     }
     // A board no database holds: the search's estimate, said to be one.
-    const best = r.moves[0].estimate;
+    const best = bestShare(r);
     const method = METHODS[e.method] || `${e.method} search`;
     const a = /^[aeiou]/i.test(method) ? "an" : "a";
+    // A search that played no game (a busy server) has no result, not an
+    // even one.
+    if (best === null) {
+      return `${turn}No estimate: the ${method} played no game in ${e.budgetMs} ms (a busy server); ask again.` + never;
+    }
     return `${turn}Estimate, not a solved value: ${mover} expects ${Math.round(100 * best)}% ` +
       `(${a} ${method}, ${e.work} random games in ${e.budgetMs} ms).` + never;
   }
@@ -243,6 +248,7 @@ function cap(s) {
 }
 
 function moveText(m) {
+  if (m.moveValue === "unsolved") return "no value known";
   if (m.estimate !== undefined) return `${m.moveValue}, estimated ${Math.round(100 * m.estimate)}%`;
   const rem = m.moveValue === "draw" || m.remoteness < 0 ? "" : ` in ${m.remoteness + 1}`;
   return `${m.moveValue}${rem}`;
@@ -675,7 +681,7 @@ async function drawHistory() {
       // The mover's share from the best move's estimate, a game over's
       // from its value; turned to the first player's.
       const done = { win: 1, lose: 0, tie: 0.5 }[a.positionValue];
-      const share = a.moves.length ? bestShare(a) : done ?? 0.5;
+      const share = (a.moves.length ? bestShare(a) : done) ?? 0.5;
       const first = m === 1 ? 1 - share : share;
       return [mid - half * (2 * first - 1), y];
     }
@@ -694,16 +700,21 @@ async function drawHistory() {
     const [x, y] = points[ply];
     el("text", { x: 4, y: y + 3 }, svg).textContent = String(ply);
     const dot = el("circle", { cx: x, cy: y, r: ply === state.at ? 5 : 3.5, fill: `var(--${a.positionValue}, #999)` }, svg);
-    const what = a.estimated && a.moves.length
-      ? `estimated ${Math.round(100 * bestShare(a))}% for the player to move`
+    const share = a.estimated && a.moves.length ? bestShare(a) : undefined;
+    const what = share === null
+      ? "no estimate: the search played no game"
+      : share !== undefined
+      ? `estimated ${Math.round(100 * share)}% for the player to move`
       : `${a.positionValue}${a.remoteness >= 0 ? ` in ${a.remoteness}` : ""} for the player to move`;
     el("title", {}, dot).textContent = `ply ${ply}: ${what}`;
   });
 }
 
-// The best share among an estimated position's moves.
+// The best share among an estimated position's moves; null when the
+// search tried none of them.
 function bestShare(a) {
-  return Math.max(...a.moves.map((m) => m.estimate ?? 0.5));
+  const shares = a.moves.map((m) => m.estimate).filter((x) => x !== undefined);
+  return shares.length ? Math.max(...shares) : null;
 }
 
 // ---- the rules, the hints and the position's facts -----------------------------

@@ -42,6 +42,7 @@ function pct(x) {
 // Returns {kind: "best" | "slower" | "blunder", text}.
 function cost(parent, m) {
   if (parent.estimated || m.estimate !== undefined) {
+    if (m.estimate === undefined) return { kind: "unknown", text: "not tried by the search: no estimate" };
     const best = bestShare(parent);
     // Within a few points is within the search's own noise.
     if ((m.estimate ?? 0) < best - 0.05) {

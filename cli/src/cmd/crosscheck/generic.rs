@@ -18,7 +18,7 @@ use topitop_game_api::{Record, Tiered};
 use super::Args;
 use crate::cmd::verify::each_chunk_read_ahead;
 use crate::common::{DbArgs, Differ};
-use crate::progress::CountBar;
+use crate::progress::TierCount;
 
 /// One position whose records differ.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -189,15 +189,13 @@ fn compare<G: Tiered>(
 ) -> anyhow::Result<Pass> {
     let facts = from.facts();
     let lookup: Lookup<'_, G::Position> = crate::cmd::verify::children_lookup(game, to, &to.facts())?;
-    let bar = CountBar::new(label, "indices");
-    let total: u64 = facts.tiers.iter().map(|t| t.size).sum();
+    let mut bar = TierCount::new(label, facts.tiers.iter().map(|t| t.size).sum());
     let mut pass = Pass::default();
     // A file of values alone holds, at a position that is not its class's
     // own, another image's value.
     let stored = |p: &G::Position, rec: Record| {
         rec.value().is_some() && !(facts.values_only && facts.symmetric && game.canonical(p) != *p)
     };
-    let mut done = 0;
     for (t, tier) in facts.tiers.iter().enumerate() {
         // Every index, not only the canonical positions: a file another
         // build wrote may keep classes of fewer symmetries than the game
@@ -243,10 +241,10 @@ fn compare<G: Tiered>(
                         pass.examples.push(d);
                     }
                 }
-                done += chunk.len() as u64;
-                bar.set(done, total);
+                bar.chunk(chunk.len() as u64, tier.size);
             },
         )?;
+        bar.tier(tier.size);
     }
     bar.finish();
     Ok(pass)

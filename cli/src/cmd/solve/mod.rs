@@ -42,13 +42,19 @@ pub struct Kept {
 
 impl Kept {
     /// The checkpoints beside the database `path` of the solve `made_from`,
-    /// kept from `grace_secs` seconds on.
+    /// kept from `grace_secs` seconds on; no level file whose parts add up
+    /// to more than `memory` (what the solve needs) is decompressed.
     ///
     /// # Errors
     /// A checkpoint directory of another solve, or one that cannot be read.
-    pub fn open(path: &std::path::Path, made_from: &str, grace_secs: u64) -> anyhow::Result<Kept> {
+    pub fn open(
+        path: &std::path::Path,
+        made_from: &str,
+        grace_secs: u64,
+        memory: u64,
+    ) -> anyhow::Result<Kept> {
         Ok(Kept {
-            files: TierCheckpoints::open(path.with_extension("ckpt"), made_from)?,
+            files: TierCheckpoints::open(path.with_extension("ckpt"), made_from)?.at_most(memory),
             from: Instant::now().checked_add(Duration::from_secs(grace_secs)),
             resumed: 0,
             split: Default::default(),
@@ -57,13 +63,14 @@ impl Kept {
 
     /// The checkpoints beside the database `path` of the solve `made_from`
     /// that another process of a distributed solve opened and made
-    /// ([`Kept::make`]), to keep parts beside it from the start.
+    /// ([`Kept::make`]), to keep parts beside it from the start; `memory`
+    /// as for [`Kept::open`].
     ///
     /// # Errors
     /// A checkpoint directory of another solve, or one that cannot be read.
-    pub fn join(path: &std::path::Path, made_from: &str) -> anyhow::Result<Kept> {
+    pub fn join(path: &std::path::Path, made_from: &str, memory: u64) -> anyhow::Result<Kept> {
         Ok(Kept {
-            files: TierCheckpoints::join(path.with_extension("ckpt"), made_from)?,
+            files: TierCheckpoints::join(path.with_extension("ckpt"), made_from)?.at_most(memory),
             from: Some(Instant::now()),
             resumed: 0,
             split: Default::default(),
@@ -347,7 +354,7 @@ pub fn run_alone(solver: &mut dyn Solver, args: &Args) -> anyhow::Result<()> {
     init_threads(args.threads)?;
     let needs = solver.needs()?;
     check_memory(&solver.title(), &needs, args.ignore_memory_estimate)?;
-    let mut claim = Claim::take(solver, args, needs.disk)?;
+    let mut claim = Claim::take(solver, args, &needs)?;
     let clock = Clock::start();
     solver.solve(&mut claim.kept)?;
     claim.write(solver, args, &clock)
@@ -388,13 +395,13 @@ pub struct Claim {
 
 impl Claim {
     /// Claims `solver`'s output in `args.out`: the folder made, room for
-    /// `disk` bytes checked, every target's lock taken (all or none), and
-    /// what killed writers left cleared.
+    /// the disk it `needs` checked, every target's lock taken (all or
+    /// none), and what killed writers left cleared.
     ///
     /// # Errors
     /// The output cannot be claimed: a directory in a database's place,
     /// too little disk, another solve holding a lock.
-    pub fn take(solver: &dyn Solver, args: &Args, disk: u64) -> anyhow::Result<Claim> {
+    pub fn take(solver: &dyn Solver, args: &Args, needs: &Needs) -> anyhow::Result<Claim> {
         create_out_dir(&args.out)?;
         let targets = solver.targets(&args.out);
         if let Some(t) = targets.iter().find(|t| t.path.is_dir()) {
@@ -403,7 +410,11 @@ impl Claim {
                 t.path.display()
             );
         }
-        topitop_files::ensure_space(&args.out, disk, "this solve (checkpoints, then the database)")?;
+        topitop_files::ensure_space(
+            &args.out,
+            needs.disk,
+            "this solve (checkpoints, then the database)",
+        )?;
         let mut locks = Vec::with_capacity(targets.len());
         for t in &targets {
             match SolveLock::take(&t.path) {
@@ -418,7 +429,7 @@ impl Claim {
             .iter()
             .map(|t| {
                 topitop_db::remove_stale_temps(&t.path)?;
-                Kept::open(&t.path, &t.made_from, args.checkpoint_after)
+                Kept::open(&t.path, &t.made_from, args.checkpoint_after, needs.memory)
             })
             .collect::<anyhow::Result<Vec<Kept>>>()?;
         Ok(Claim { targets, locks, kept })

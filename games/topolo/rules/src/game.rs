@@ -117,7 +117,13 @@ impl Game for Topolo {
                 crate::search::Method::Mcts.name()
             },
             work: r.work,
-            moves: r.moves.into_iter().map(|e| (e.mv, e.score)).collect(),
+            // A move no random game went through has the search's neutral
+            // ½, which is no estimate: said as none.
+            moves: r
+                .moves
+                .into_iter()
+                .map(|e| (e.mv, (r.exact || e.visits > 0).then_some(e.score)))
+                .collect(),
         })
     }
 
@@ -346,6 +352,24 @@ fn instructions(game: &Topolo) -> String {
 mod tests {
     use super::*;
     use crate::{Shape, Variant};
+
+    #[test]
+    fn a_search_that_played_no_game_gives_no_estimate_not_an_even_one() {
+        // A server under load stops its searches at once: every move was
+        // answered "tie" (the untried move's neutral ½) as if searched.
+        let g = Topolo::new(Shape::new(8, 8).unwrap(), Variant::Full);
+        let start = g.start();
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        let est = Game::estimate(&g, &start, std::time::Duration::from_secs(5), &stop).unwrap();
+        assert_eq!(est.work, 0, "{est:?}");
+        assert!(!est.moves.is_empty());
+        assert!(est.moves.iter().all(|(_, s)| s.is_none()), "{est:?}");
+        // Given time, every move played is estimated.
+        let go = std::sync::atomic::AtomicBool::new(false);
+        let est = Game::estimate(&g, &start, std::time::Duration::from_millis(300), &go).unwrap();
+        assert!(est.work > 0);
+        assert!(est.moves.first().and_then(|m| m.1).is_some(), "{est:?}");
+    }
 
     #[test]
     fn every_index_of_small_tiers_round_trips() {

@@ -30,10 +30,16 @@ const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/toppo.js");
 const STYLE: &str = include_str!("page/toppo.css");
 
-/// Games kept at once; the one left alone longest goes first.
+/// Games kept at once. When all places are taken a new game takes the
+/// place of one left alone for [`ABANDONED`], else it is refused: a client
+/// asking for games must not end those being played.
 const MAX_GAMES: usize = 64;
 /// A game no request has touched for this long is dropped.
 const IDLE: Duration = Duration::from_secs(3600);
+/// A game untouched this long may give its place to a new one: an open
+/// page asks for the state ten times a second, and a browser slows a tab
+/// in the background to once a minute at most.
+const ABANDONED: Duration = Duration::from_secs(120);
 /// The latest a request's time may be: a day.
 const MAX_T: u64 = 86_400_000;
 
@@ -50,10 +56,25 @@ struct Session {
 }
 
 /// Toppo's pages and the games being played on them.
-#[derive(Default)]
 pub struct ToppoPages {
     games: Mutex<HashMap<u64, Session>>,
     next: AtomicU64,
+    /// Mixed into each game's number, so that no client can name (and
+    /// play in) another's game by counting.
+    ids: std::collections::hash_map::RandomState,
+    /// [`ABANDONED`], shorter in tests.
+    abandoned: Duration,
+}
+
+impl Default for ToppoPages {
+    fn default() -> ToppoPages {
+        ToppoPages {
+            games: Mutex::default(),
+            next: AtomicU64::new(0),
+            ids: std::collections::hash_map::RandomState::new(),
+            abandoned: ABANDONED,
+        }
+    }
 }
 
 fn param(query: Option<&str>, key: &str) -> Option<String> {
@@ -204,7 +225,10 @@ impl ToppoPages {
             }))
             .collect();
         let table = Table::new(&rules, seats, seed, 0).map_err(bad)?;
-        let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let id = {
+            use std::hash::BuildHasher;
+            self.ids.hash_one(self.next.fetch_add(1, Ordering::Relaxed))
+        };
         let session = Session {
             table,
             log: vec![(
@@ -223,8 +247,24 @@ impl ToppoPages {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         games.retain(|_, s| s.touched.elapsed() < IDLE);
         if games.len() >= MAX_GAMES {
-            if let Some(oldest) = games.iter().min_by_key(|(_, s)| s.touched).map(|(k, _)| *k) {
-                games.remove(&oldest);
+            let oldest = games
+                .iter()
+                .min_by_key(|(_, s)| s.touched)
+                .filter(|(_, s)| s.touched.elapsed() >= self.abandoned)
+                .map(|(k, _)| *k);
+            match oldest {
+                Some(k) => {
+                    games.remove(&k);
+                }
+                None => {
+                    return Err(Reply::error(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(
+                            "all {MAX_GAMES} games this server keeps are being played; try again in {} minutes, when one left alone gives its place",
+                            self.abandoned.as_secs().div_ceil(60).max(1)
+                        ),
+                    ))
+                }
             }
         }
         games.insert(id, session);
@@ -357,6 +397,50 @@ mod tests {
                 assert_eq!(body["error"], x["why"], "{q}");
             }
         }
+    }
+
+    #[test]
+    fn new_games_never_end_games_being_played() {
+        // 64 `new` requests from one client ended every game of the others.
+        let p = ToppoPages::default();
+        let (_, first) = get(&p, &["new"], "seed=1");
+        let id = first["id"].as_str().unwrap().to_string();
+        for k in 1..MAX_GAMES {
+            let (s, _) = get(&p, &["new"], &format!("seed={k}"));
+            assert_eq!(s, StatusCode::OK);
+        }
+        let (s, body) = get(&p, &["new"], "seed=99");
+        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("try again"), "{body}");
+        let (s, _) = get(&p, &["state"], &format!("id={id}&t=10"));
+        assert_eq!(s, StatusCode::OK, "the first game is still there");
+        // Games left alone give their places, the one left longest first.
+        let p = ToppoPages {
+            abandoned: Duration::ZERO,
+            ..ToppoPages::default()
+        };
+        let (_, first) = get(&p, &["new"], "seed=1");
+        let id = first["id"].as_str().unwrap().to_string();
+        for k in 1..=MAX_GAMES {
+            let (s, _) = get(&p, &["new"], &format!("seed={k}"));
+            assert_eq!(s, StatusCode::OK);
+        }
+        let (s, _) = get(&p, &["state"], &format!("id={id}&t=10"));
+        assert_eq!(s, StatusCode::NOT_FOUND);
+        // Numbers are not counted out: the next game's cannot be guessed.
+        let ids: Vec<u64> = (0..3)
+            .map(|_| {
+                get(&p, &["new"], "seed=1").1["id"]
+                    .as_str()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            })
+            .collect();
+        assert!(
+            ids[1].abs_diff(ids[0]) > 1000 && ids[2].abs_diff(ids[1]) > 1000,
+            "{ids:?}"
+        );
     }
 
     #[test]

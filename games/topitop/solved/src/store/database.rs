@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use topitop_db::DbError;
 use topitop_rules::geometry::Slide;
 use topitop_rules::group::{group_len, half_slides, plausible_slides, slot, MAX_GROUP};
-use topitop_rules::{symmetry, Board, Player, Position, Rules, StateIndex};
+use topitop_rules::{symmetry, Board, Player, Position, Rules, StateIndex, Value};
 use topitop_table::{GroupIndex, Record, Solution};
 
 use crate::store::block::{Block, SymbolOrder};
@@ -334,9 +334,19 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
     pub fn for_each_group<E: From<DbError>>(
         &self,
         b: usize,
-        mut f: impl FnMut(Board, &[(Position, Record)]) -> Result<(), E>,
+        f: impl FnMut(Board, &[(Position, Record)]) -> Result<(), E>,
     ) -> Result<(), E> {
         let block = self.block(b)?;
+        self.each_group_of(b, &block, f)
+    }
+
+    /// [`Database::for_each_group`] of `block`, block `b` as decoded.
+    fn each_group_of<E: From<DbError>>(
+        &self,
+        b: usize,
+        block: &Block,
+        mut f: impl FnMut(Board, &[(Position, Record)]) -> Result<(), E>,
+    ) -> Result<(), E> {
         let first = b as u64 * u64::from(self.header.block_boards);
         let mut stored = Vec::with_capacity(MAX_GROUP);
         let mut boards = self.index.board_walk(first, first + block.boards() as u64);
@@ -382,26 +392,34 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
         Ok(())
     }
 
-    /// Checks every block: checksum, decompression, structure, and that the
-    /// records add up to the header's count. Calls `progress(done, total)`
-    /// as blocks finish.
+    /// Checks every block: checksum, decompression, structure, that the
+    /// records add up to the header's count, and the header's figures
+    /// (counts by value, one per symmetry class, and the largest
+    /// remoteness) against the records. Calls `progress(done, total)` as
+    /// blocks finish.
     ///
     /// # Errors
     /// The first problem found.
     pub fn verify_blocks(&self, progress: impl Fn(usize, usize) + Sync) -> Result<(), DbError> {
         let total = self.table.len();
         let done = std::sync::atomic::AtomicUsize::new(0);
-        let records: u64 = (0..total)
+        let (records, figures) = (0..total)
             .into_par_iter()
             .map(|b| {
                 let block = self.load(b).map_err(|e| e.in_file(&self.path))?;
+                let mut figures = Figures::default();
+                self.each_group_of(b, &block, |_, stored| {
+                    stored.iter().for_each(|(_, r)| figures.add(*r));
+                    Ok::<(), DbError>(())
+                })?;
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 if n.is_multiple_of(64) || n == total {
                     progress(n, total);
                 }
-                Ok(block.records())
+                Ok((block.records(), figures))
             })
-            .sum::<Result<u64, DbError>>()?;
+            .try_reduce(|| (0, Figures::default()), |a, b| Ok((a.0 + b.0, a.1.merge(b.1))))?;
+        self.compare_figures(figures.counts, figures.largest)?;
         if records != self.header.records {
             return Err(DbError::corrupt(
                 "blocks",
@@ -465,8 +483,12 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
     /// solve ran; the records are the same either way, so nothing in them
     /// can confirm it. The header's checksum covers it.)
     fn check_figures(&self, solution: &Solution) -> Result<(), DbError> {
-        let counts = solution.counts();
-        let largest = solution.largest_remoteness();
+        self.compare_figures(solution.counts(), solution.largest_remoteness())
+    }
+
+    /// The header's figures against `counts` by value and the `largest`
+    /// remoteness found in the records.
+    fn compare_figures(&self, counts: [u64; 4], largest: u16) -> Result<(), DbError> {
         let wrong = |what: &str, header: String, records: String| {
             DbError::corrupt(
                 "header",
@@ -522,4 +544,31 @@ pub(crate) fn not_indexable(pos: Position) -> DbError {
     DbError::NotIndexable(format!(
         "position {pos} (over the piece budget or an impossible forbidden slide)"
     ))
+}
+
+/// The header's figures as a pass over the records finds them.
+#[derive(Clone, Copy, Default)]
+struct Figures {
+    /// Records by value: win, lose, tie, draw.
+    counts: [u64; 4],
+    /// The largest remoteness of a win, loss or tie.
+    largest: u16,
+}
+
+impl Figures {
+    fn add(&mut self, r: Record) {
+        if let Some(v) = r.value() {
+            self.counts[v.index()] += 1;
+            if v != Value::Draw {
+                self.largest = self.largest.max(r.remoteness());
+            }
+        }
+    }
+
+    fn merge(self, o: Figures) -> Figures {
+        Figures {
+            counts: std::array::from_fn(|k| self.counts[k] + o.counts[k]),
+            largest: self.largest.max(o.largest),
+        }
+    }
 }

@@ -39,7 +39,7 @@ impl<D: AsRef<[u8]> + Sync> Reader<Rules> for Database<D> {
                 })
                 .collect(),
             values_only: false,
-            checks_counts: false,
+            checks_counts: true,
             recorded_positions: None,
         }
     }
