@@ -248,7 +248,9 @@ fn misere_against_normal_play_is_explained() {
             std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
             "TOPITOP_REQUIRE_CHROMIUM is set but no chromium is on PATH"
         );
-        eprintln!("skipped: no chromium to render the crosscheck report with");
+        crate::support::skip(
+            "no chromium (apt-get install -y chromium) to render the crosscheck report with",
+        );
         return;
     };
     let mut cmd = std::process::Command::new(chromium);

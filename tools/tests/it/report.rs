@@ -317,7 +317,7 @@ fn stats_report_renders_in_a_headless_browser() {
             std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
             "TOPITOP_REQUIRE_CHROMIUM is set but no chromium is on PATH"
         );
-        eprintln!("skipped: no chromium (apt-get install -y chromium) to render the report with");
+        crate::support::skip("no chromium (apt-get install -y chromium) to render the report with");
         return;
     };
     let (_, html_path) = report();

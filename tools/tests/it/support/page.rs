@@ -88,7 +88,7 @@ pub fn driver() -> Option<std::path::PathBuf> {
             std::env::var_os("TOPITOP_REQUIRE_CHROMIUM").is_none(),
             "TOPITOP_REQUIRE_CHROMIUM is set but no chromedriver is on PATH"
         );
-        eprintln!("skipped: no chromedriver (apt-get install -y chromium-driver) to drive the page with");
+        super::skip("no chromedriver (apt-get install -y chromium-driver) to drive the page with");
     }
     found
 }
