@@ -11,6 +11,13 @@
 packages="libclang-dev zlib1g-dev chromium chromium-driver libopenmpi-dev openmpi-bin"
 # shellcheck disable=SC2086 # one word a package
 if ! dpkg -s $packages >/dev/null 2>&1; then
+    # Installing them needs root (as CI runs); say so rather than let
+    # apt-get fail on a lock file.
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "CI needs these Debian packages: $packages" >&2
+        echo "install them as root first (sudo apt-get install -y $packages), then run this again" >&2
+        exit 1
+    fi
     apt-get update -qq
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null

@@ -100,6 +100,20 @@ impl std::fmt::Display for Differ {
 
 impl std::error::Error for Differ {}
 
+/// A position string the game does not read (the game's own words): the
+/// command line adds, when the game was the default one, that another
+/// game's positions need `--game`.
+#[derive(Debug)]
+pub struct BadPosition(pub String);
+
+impl std::fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadPosition {}
+
 /// True when `e` is a write to a closed pipe (e.g. `topitop ... | head`),
 /// which is not a failure.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {

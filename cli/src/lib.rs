@@ -155,7 +155,7 @@ fn positional_file(e: &clap::Error) -> Option<String> {
 pub fn main(games: Games) -> ExitCode {
     // The games' commands with the games' options, and each tool's own
     // subcommand beside them.
-    let mut command = options::offer(Cli::command(), games.all());
+    let mut command = options::offer(Cli::command(), games.all()).after_help(games_help(&games));
     for t in games.tools() {
         command = command.subcommand(t.command());
     }
@@ -211,6 +211,11 @@ pub fn main(games: Games) -> ExitCode {
         }
     }
     let only_prints = cli.command.only_prints();
+    // Neither --game nor a --db file said which game: the default's.
+    let defaulted = cli
+        .command
+        .game_args()
+        .is_some_and(|(args, db)| args.game.is_none() && db.is_none());
     match cli.command.run(game, &games) {
         Ok(()) => ExitCode::SUCCESS,
         // Quietly: the reader has gone, and there is no one to tell.
@@ -221,9 +226,29 @@ pub fn main(games: Games) -> ExitCode {
         Err(e) if e.downcast_ref::<common::Differ>().is_some() => ExitCode::from(1),
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "topitop: error: {}", common::error_text(&e));
+            if defaulted && e.downcast_ref::<common::BadPosition>().is_some() {
+                let names = games.names();
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "hint: without --game, positions are read as {}'s; another game's need --game NAME ({})",
+                    names[0],
+                    names[1..].join(", ")
+                );
+            }
             ExitCode::from(2)
         }
     }
+}
+
+/// The games `--game` takes, the default first: the end of `topitop
+/// --help` (a newcomer did not find them).
+fn games_help(games: &Games) -> String {
+    let names = games.names();
+    format!(
+        "Games (--game NAME, or told from the header of a database given with --db): {} (the default){}",
+        names[0],
+        names[1..].iter().map(|n| format!(", {n}")).collect::<String>()
+    )
 }
 
 /// Ends the program as clap ends it for a usage error: `message` and the

@@ -156,12 +156,14 @@ impl Snapshot {
         let listed = || self.games.iter().filter(|g| !g.variants.is_empty());
         listed().find(|g| g.id == id).ok_or_else(|| {
             let ids: Vec<String> = listed().map(|g| format!("{:?}", g.id)).collect();
+            let has = if ids.is_empty() {
+                "no game at all (no database in its folder)".to_string()
+            } else {
+                ids.join(", ")
+            };
             Reply::error(
                 StatusCode::NOT_FOUND,
-                format!(
-                    "Invalid Game: no game {id:?} here; this server has {}",
-                    ids.join(", ")
-                ),
+                format!("Invalid Game: no game {id:?} here; this server has {has}"),
             )
         })
     }
@@ -596,6 +598,13 @@ mod tests {
         let app = App::new(vec![game("one", &[]), game("two", &["a", "b"])]);
         let e = error_of(&app, "/one/", None, StatusCode::NOT_FOUND);
         assert_eq!(e, "Invalid Game: no game \"one\" here; this server has \"two\"");
+        // A server with no game at all says so, not "this server has ".
+        let empty = App::new(vec![game("one", &[])]);
+        let e = error_of(&empty, "/one/", None, StatusCode::NOT_FOUND);
+        assert!(
+            e.ends_with("this server has no game at all (no database in its folder)"),
+            "{e}"
+        );
         let e = error_of(&app, "/two/c/", None, StatusCode::NOT_FOUND);
         assert_eq!(
             e,

@@ -79,7 +79,9 @@ pub fn answer(args: &Args, canonical_of: impl Fn(&str) -> anyhow::Result<String>
 /// Those of [`answer`].
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     answer(&args, |p| {
-        let pos = game.parse_position(p).map_err(anyhow::Error::msg)?;
+        let pos = game
+            .parse_position(p)
+            .map_err(|e| anyhow::Error::new(crate::common::BadPosition(e)))?;
         Ok(game.format_position(&game.canonical(&pos)))
     })
 }

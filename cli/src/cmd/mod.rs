@@ -49,9 +49,10 @@ pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<SolvedDb> {
             game.name()
         ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
-            "{}: no such database; create it with `topitop solve --game {}` (same options) or name one with --db",
+            "{}: no such database; create it with `topitop solve --game {}` (same options) or name one with --db{}",
             path.display(),
-            game.name()
+            game.name(),
+            others_here(game.name(), &args.dir)
         ),
         Err(e) => anyhow::bail!("{}: {e}", path.display()),
         Ok(m) if m.is_dir() => anyhow::bail!("{} is a directory, not a database file", path.display()),
@@ -60,6 +61,29 @@ pub fn open<G: Tiered>(game: &G, args: &DbArgs) -> anyhow::Result<SolvedDb> {
     let db = SolvedDb::open(&path)?;
     db.holds(game)?;
     Ok(db)
+}
+
+/// The databases of the game `name` that the folder `dir` holds, as the
+/// end of a message about one it lacks (a forgotten `--variant` once named
+/// the missing file alone, not the one there): empty when there are none.
+fn others_here(name: &str, dir: &Path) -> String {
+    let prefix = format!("{name}_");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|f| f.starts_with(&prefix) && f.ends_with(".db"))
+        .collect();
+    files.sort();
+    match files.len() {
+        0 => String::new(),
+        _ => format!(
+            "; {} holds {} of {name} (give the options it was solved with, or --db FILE)",
+            dir.display(),
+            files.join(", ")
+        ),
+    }
 }
 
 /// Where a command's answers come from: a database, or, for a board no
@@ -142,3 +166,31 @@ impl Source {
 /// GamesmanUni's name for a record's value: `win`, `lose`, `tie`, `draw`
 /// or `unsolved`.
 pub use topitop_serve::response::value_name;
+
+#[cfg(test)]
+mod tests {
+    use super::others_here;
+
+    #[test]
+    fn a_missing_database_names_those_of_its_game_that_are_there() {
+        // A forgotten --variant named the missing s9 file, not the s8 one.
+        let dir = std::env::temp_dir().join(format!("topitop-others-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in [
+            "topple_3x3-s8.db",
+            "topple_3x3-s6.db",
+            "topolo_2x2.db",
+            "topple_notes.txt",
+        ] {
+            std::fs::write(dir.join(f), b"").unwrap();
+        }
+        let said = others_here("topple", &dir);
+        assert!(
+            said.contains("holds topple_3x3-s6.db, topple_3x3-s8.db of topple"),
+            "{said}"
+        );
+        assert!(!said.contains("topolo") && !said.contains("notes"), "{said}");
+        assert_eq!(others_here("tictactoe", &dir), "");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -68,7 +68,9 @@ fn computer<G: Game>(game: &G, args: &Args) -> anyhow::Result<Option<usize>> {
 /// The position `--from` names, or the start.
 fn start<G: Game>(game: &G, args: &Args) -> anyhow::Result<G::Position> {
     match &args.from {
-        Some(p) => game.parse_position(p).map_err(anyhow::Error::msg),
+        Some(p) => game
+            .parse_position(p)
+            .map_err(|e| anyhow::Error::new(crate::common::BadPosition(e))),
         None => Ok(game.start()),
     }
 }
@@ -139,13 +141,28 @@ pub fn play<G: Game>(
             continue;
         }
         if hints {
-            writeln!(
-                out,
-                "  hints (value for {}, and in how many moves):",
-                names[mover]
-            )?;
-            for line in hint_lines(&r.moves) {
-                writeln!(out, "{line}")?;
+            if estimated {
+                // A search's shares, best first (its own order is by the
+                // games played through each move).
+                writeln!(
+                    out,
+                    "  hints (estimated share for {}, from a search; not solved):",
+                    names[mover]
+                )?;
+                let mut moves = r.moves.clone();
+                moves.sort_by(|a, b| b.estimate.unwrap_or(-1.0).total_cmp(&a.estimate.unwrap_or(-1.0)));
+                for line in hint_lines(&moves) {
+                    writeln!(out, "{line}")?;
+                }
+            } else {
+                writeln!(
+                    out,
+                    "  hints (value for {}, and in how many moves):",
+                    names[mover]
+                )?;
+                for line in hint_lines(&r.moves) {
+                    writeln!(out, "{line}")?;
+                }
             }
         }
         let Some(text) = prompt(&mut input, &mut out, names[mover])? else {

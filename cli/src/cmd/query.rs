@@ -26,7 +26,9 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         super::Source::Search(_) => None,
     };
     let respond = |text: &str| -> anyhow::Result<Answer> {
-        let pos = game.parse_position(text).map_err(anyhow::Error::msg)?;
+        let pos = game
+            .parse_position(text)
+            .map_err(|e| anyhow::Error::new(crate::common::BadPosition(e)))?;
         Ok(Answer {
             record: source.record(&game, &pos)?,
             object: source.respond(&game, &pos)?,

@@ -66,21 +66,31 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
             games.names()[1..].join(", "),
             args.dir.display()
         );
-        // The tools' pages (Toppo's game) need no database: served alone,
-        // with the note.
-        anyhow::ensure!(games.tools().iter().any(|t| t.pages().is_some()), "{why}");
-        eprintln!("topitop: warning: {why}; serving the tools' pages alone");
+        // Boards answered by search (8×8 Topolo) and the tools' pages
+        // (Toppo's game) need no database: served, with the note.
+        let searched: Vec<String> = catalogs
+            .iter()
+            .flat_map(|c| {
+                let game = c.served();
+                game.variants
+                    .iter()
+                    .map(|v| format!("{}/{}", game.id, v.id()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let pages = games.tools().iter().any(|t| t.pages().is_some());
+        anyhow::ensure!(pages || !searched.is_empty(), "{why}");
+        let alone = match (searched.is_empty(), pages) {
+            (true, _) => "the tools' pages".to_string(),
+            (false, false) => format!("{} (answered by search)", searched.join(", ")),
+            (false, true) => format!(
+                "{} (answered by search) and the tools' pages",
+                searched.join(", ")
+            ),
+        };
+        eprintln!("topitop: warning: {why}; serving {alone} alone");
     }
-    let list = catalogs
-        .iter()
-        .map(|c| {
-            let mut game = c.served();
-            if databases == 0 {
-                game.variants.clear();
-            }
-            game
-        })
-        .collect();
+    let list = catalogs.iter().map(Catalog::served).collect();
     let pages = games.tools().iter().filter_map(|t| t.pages()).collect();
     let app = Arc::new(App::new(list).with_pages(pages));
     let mut runtime = tokio::runtime::Builder::new_multi_thread();

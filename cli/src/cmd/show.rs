@@ -88,7 +88,9 @@ pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
 /// # Errors
 /// A position the game refuses, or a closed standard output.
 pub fn run_with<G: Game>(game: G, args: Args, details: &dyn Details<G>) -> anyhow::Result<()> {
-    let pos = game.parse_position(&args.position).map_err(anyhow::Error::msg)?;
+    let pos = game
+        .parse_position(&args.position)
+        .map_err(|e| anyhow::Error::new(crate::common::BadPosition(e)))?;
     let extra = details.position(&game, &pos);
     let moves: Vec<(G::Move, Vec<Detail>)> = game
         .moves(&pos)

@@ -902,3 +902,51 @@ fn query_says_whether_a_game_comes_to_the_position() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn solving_again_says_it_replaces_the_database_there() {
+    // A second solve into the same folder once overwrote without a word.
+    let dir = temp_dir("solve-again");
+    let out = dir.to_str().unwrap();
+    let args = ["solve", "--game", "topolo", "--board", "2x2", "--out", out];
+    let first = topitop(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(!stderr(&first).contains("there already"), "{}", stderr(&first));
+    assert!(!stdout(&first).contains("in place of"), "{}", stdout(&first));
+    let again = topitop(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("topolo_2x2.db is there already: solving again replaces it when done"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(
+        stdout(&again).contains("topolo_2x2.db (")
+            && stdout(&again).contains(", in place of the database that was there"),
+        "{}",
+        stdout(&again)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn another_games_position_without_game_gets_a_hint() {
+    // A Topolo position without --game was refused for its side to move,
+    // with no word of --game.
+    let o = topitop(&["show", ".../.../..."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "hint: without --game, positions are read as topitop's; another game's need --game NAME (topolo"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // Said to the right game, the board it reads as.
+    let o = topitop(&["show", "--game", "topolo", ".../.../..."]);
+    assert!(
+        stderr(&o).contains("--board 3x3") && !stderr(&o).contains("hint: without"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -77,6 +77,15 @@ fn help_lists_every_game_with_its_options() {
     }
     let main = stdout(&topitop(&["--help"]));
     assert!(main.starts_with("Solve board games strongly"), "{main}");
+    // The games it plays, the default first (a newcomer found none).
+    let games = main
+        .lines()
+        .find(|l| l.starts_with("Games (--game NAME"))
+        .unwrap_or_default();
+    assert!(
+        games.contains("topitop (the default), topolo") && games.contains("topple"),
+        "{main}"
+    );
 }
 
 #[test]

@@ -587,9 +587,22 @@ fn startup_without_databases_says_how_to_make_them_and_serves_toppo() {
     );
     assert!(err.contains("topitop_v1_0.db"), "{err}");
     assert!(err.contains("(topolo") && err.contains("--game NAME"), "{err}");
-    assert!(err.contains("serving the tools' pages alone"), "{err}");
-    // No game is listed; Toppo's page, which needs no database, is there.
-    assert_eq!(get(server.addr, "/").json(), serde_json::json!([]));
+    // What needs no database is served, and said: the boards answered by
+    // search (the log once said 8x8 Topolo was served, and /topolo/ said
+    // "this server has " and nothing) and Toppo's page.
+    assert!(
+        err.contains("serving topolo/8x8 (answered by search) and the tools' pages alone"),
+        "{err}"
+    );
+    let list = get(server.addr, "/").json();
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
+    assert_eq!(list[0]["id"], "topolo", "{list}");
+    let topolo = get(server.addr, "/topolo/");
+    assert_eq!(topolo.status, 200);
+    assert!(String::from_utf8_lossy(&topolo.body).contains("8x8"));
+    assert!(get(server.addr, "/nosuch/").json()["error"]
+        .as_str()
+        .is_some_and(|e| e.ends_with("this server has \"topolo\"")));
     let page = get(server.addr, "/ui/toppo/");
     assert_eq!(page.status, 200);
     assert!(String::from_utf8_lossy(&page.body).contains("Toppo"));

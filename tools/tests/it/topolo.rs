@@ -524,6 +524,23 @@ fn the_real_board_is_played_and_queried_by_search() {
         out.contains("Computer plays") && out.contains("estimated"),
         "{out}"
     );
+    // Hints on a board answered by search: shares, best first (they once
+    // came in the search's order under a promise of "how many moves").
+    let o = topitop_with_input(&[&["play", "--hints"][..], &g].concat(), b"quit\n");
+    let out = stdout(&o);
+    assert!(out.contains("hints (estimated share for"), "{out}");
+    let shares: Vec<u32> = out
+        .lines()
+        .skip_while(|l| !l.contains("hints ("))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .flat_map(|l| {
+            l.split_whitespace()
+                .filter_map(|w| w.strip_suffix('%')?.parse().ok())
+        })
+        .collect();
+    assert!(shares.len() > 10, "{out}");
+    assert!(shares.windows(2).all(|w| w[0] >= w[1]), "{shares:?}");
 }
 
 /// An 8×8 position with four empty cells, Red to move: the odd rows full

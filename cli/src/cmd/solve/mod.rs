@@ -260,6 +260,7 @@ impl Solved {
         resumed: usize,
         time: Option<&str>,
         path: &Path,
+        replaced: bool,
     ) -> std::io::Result<()> {
         if resumed > 0 {
             writeln!(out, "resumed {resumed} finished parts from checkpoints")?;
@@ -288,7 +289,17 @@ impl Solved {
         }
         writeln!(out, "start position {}", self.start)?;
         writeln!(out, "largest remoteness: {}", self.max_remoteness)?;
-        writeln!(out, "wrote {} ({})", path.display(), file_size(self.bytes))
+        writeln!(
+            out,
+            "wrote {} ({}){}",
+            path.display(),
+            file_size(self.bytes),
+            if replaced {
+                ", in place of the database that was there"
+            } else {
+                ""
+            }
+        )
     }
 }
 
@@ -388,6 +399,9 @@ impl Clock {
 /// their checkpoints.
 pub struct Claim {
     targets: Vec<Target>,
+    /// For each target, whether a database was there already: solving
+    /// again replaces it, and says so.
+    existed: Vec<bool>,
     locks: Vec<SolveLock>,
     /// The checkpoints, one store a target.
     pub kept: Vec<Kept>,
@@ -425,6 +439,13 @@ impl Claim {
                 }
             }
         }
+        let existed: Vec<bool> = targets.iter().map(|t| t.path.is_file()).collect();
+        for t in targets.iter().zip(&existed).filter(|(_, &e)| e).map(|(t, _)| t) {
+            eprintln!(
+                "topitop: {} is there already: solving again replaces it when done (Ctrl-C keeps it)",
+                t.path.display()
+            );
+        }
         let kept = targets
             .iter()
             .map(|t| {
@@ -432,7 +453,12 @@ impl Claim {
                 Kept::open(&t.path, &t.made_from, args.checkpoint_after, needs.memory)
             })
             .collect::<anyhow::Result<Vec<Kept>>>()?;
-        Ok(Claim { targets, locks, kept })
+        Ok(Claim {
+            targets,
+            existed,
+            locks,
+            kept,
+        })
     }
 
     /// Writes and reports every database once `solver` has solved them,
@@ -451,11 +477,18 @@ impl Claim {
             " in {secs:.1} s{}",
             cpu.map_or(String::new(), |c| format!(", {c:.1} CPU-s"))
         );
-        let Claim { targets, locks, kept } = self;
+        let Claim {
+            targets,
+            existed,
+            locks,
+            kept,
+        } = self;
         let several = targets.len() > 1;
         let mut positions = 0;
         let mut out = std::io::stdout().lock();
-        for (k, ((target, mut kept), lock)) in targets.iter().zip(kept).zip(locks).enumerate() {
+        for (k, (((target, mut kept), lock), replaced)) in
+            targets.iter().zip(kept).zip(locks).zip(existed).enumerate()
+        {
             let solved = solver.write(k, &target.path, args.zstd_level, &mut kept)?;
             let resumed = kept.resumed;
             // The database is in place: what it was made from goes before
@@ -463,7 +496,13 @@ impl Claim {
             kept.finish(&target.path)?;
             lock.release();
             positions += solved.counts.iter().sum::<u64>();
-            solved.print(&mut out, resumed, (!several).then_some(&time), &target.path)?;
+            solved.print(
+                &mut out,
+                resumed,
+                (!several).then_some(&time),
+                &target.path,
+                replaced,
+            )?;
             if several {
                 writeln!(out)?;
             }

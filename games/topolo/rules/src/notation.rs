@@ -42,6 +42,25 @@ impl Topolo {
             why,
         };
         let rows: Vec<&str> = text.trim().split('/').collect();
+        // A whole board of another shape: say which `--board` reads it.
+        let widths: Vec<usize> = rows.iter().map(|r| r.chars().count()).collect();
+        if widths.iter().all(|&w| w == widths[0])
+            && (rows.len(), widths[0]) != (usize::from(s.rows()), usize::from(s.cols()))
+        {
+            let shape = u8::try_from(rows.len())
+                .ok()
+                .zip(u8::try_from(widths[0]).ok())
+                .and_then(|(r, c)| crate::Shape::new(r, c).ok());
+            if let Some(other) = shape {
+                return Err(syntax(format!(
+                    "{} rows of {} cells, where a {s} board has {} of {} (for a {other} board: --board {other})",
+                    rows.len(),
+                    widths[0],
+                    s.rows(),
+                    s.cols()
+                )));
+            }
+        }
         if rows.len() != usize::from(s.rows()) {
             return Err(syntax(format!(
                 "{} rows; a {s} board has {} rows joined by '/' (e.g. {})",

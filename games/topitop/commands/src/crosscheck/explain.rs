@@ -49,6 +49,17 @@ impl Cause {
     }
 }
 
+/// A move as the explanation says it: GamesmanClassic's string, the pass
+/// (`None` there) said to be one, so that "moves None" does not read as
+/// no moves.
+fn said(m: Move) -> String {
+    if m == Move::PASS {
+        format!("{m} (the pass)")
+    } else {
+        m.to_string()
+    }
+}
+
 /// What the two rulesets make differently of `pos` itself, if anything:
 /// its primitive value, or its moves.
 pub fn rules_difference(a: Rules, b: Rules, pos: Position) -> Option<String> {
@@ -59,7 +70,7 @@ pub fn rules_difference(a: Rules, b: Rules, pos: Position) -> Option<String> {
         if m.is_empty() {
             "no move".to_string()
         } else if m.len() <= 6 {
-            let names: Vec<String> = m.iter().map(Move::to_string).collect();
+            let names: Vec<String> = m.iter().copied().map(said).collect();
             format!("moves {}", names.join(" "))
         } else {
             format!("{} moves", m.len())
@@ -73,7 +84,7 @@ pub fn rules_difference(a: Rules, b: Rules, pos: Position) -> Option<String> {
         return Some(format!("A: {}; B: {}", side(pa, &ma), side(pb, &mb)));
     }
     let only = |x: &[Move], y: &[Move]| -> Vec<String> {
-        x.iter().filter(|m| !y.contains(m)).map(Move::to_string).collect()
+        x.iter().filter(|m| !y.contains(m)).copied().map(said).collect()
     };
     let (oa, ob) = (only(&ma, &mb), only(&mb, &ma));
     if oa.is_empty() && ob.is_empty() {
@@ -561,4 +572,17 @@ fn example(a: &Database, b: &Database, cause: Cause, position: &str) -> anyhow::
         reason: rules_difference(a.rules(), b.rules(), pos),
         lines: example_lines(a, b, pos)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::said;
+    use topitop_rules::Move;
+
+    #[test]
+    fn the_pass_is_said_to_be_one() {
+        // "moves None" read as "no moves" in crosscheck's explanations.
+        assert_eq!(said(Move::PASS), "None (the pass)");
+        assert_eq!(said("B5".parse::<Move>().unwrap()), "B5");
+    }
 }

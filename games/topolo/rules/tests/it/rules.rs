@@ -102,10 +102,18 @@ fn bad_strings_say_what_is_wrong() {
         ("s../.../...", "Red has 0 pieces and Black 1"),
         ("S../S../s..", "both row classes"),
         ("MM./ss./...", "Red has 2 M pieces"),
+        // A whole board of another shape: the option that reads it.
+        (
+            "../..",
+            "2 rows of 2 cells, where a 3x3 board has 3 of 3 (for a 2x2 board: --board 2x2)",
+        ),
     ] {
         let e = g.parse(text).unwrap_err().to_string();
         assert!(e.contains(says), "{text}: {e}");
     }
+    // The default board given a 3x3 position (`--board` forgotten).
+    let e = game(8, 8).parse(".../.../...").unwrap_err().to_string();
+    assert!(e.contains("(for a 3x3 board: --board 3x3)"), "{e}");
     for (text, says) in [
         ("X3", "size letter"),
         ("S0", "cells 1 to 9"),
