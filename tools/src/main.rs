@@ -16,6 +16,7 @@ fn main() -> ExitCode {
     // Only the tier solver gains: Topolo's solver ran 7-12% slower with
     // it (docs/benchmarks.md).
     let _ = topitop_cli::cmd::solve::TIER_SOLVER_HEAP.set(heap::return_large_blocks);
+    let _ = topitop_cli::cmd::serve::RETURN_FREE_MEMORY.set(heap::return_free_memory);
     #[cfg(feature = "mpi")]
     let _ = topitop_cli::distributed::MPI_LINK.set(mpi_link::start);
     topitop_cli::main(
