@@ -47,10 +47,83 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
 /// A position the game refuses, a failing `respond`, or standard input or
 /// output failing.
 pub fn answer(args: &Args, respond: impl Fn(&str) -> anyhow::Result<Answer>) -> anyhow::Result<()> {
-    match &args.position {
-        Some(p) => answer_one(args.json, &respond(p)?),
-        None => answer_lines(args.json, respond),
+    match (&args.position, args.line) {
+        (Some(p), true) => answer_line(args.json, p, &respond),
+        (Some(p), false) => answer_one(args.json, &respond(p)?),
+        (None, true) => anyhow::bail!("--line follows one position: give it (e.g. `query --line POSITION`)"),
+        (None, false) => answer_lines(args.json, respond),
     }
+}
+
+/// The most moves `--line` follows: a drawn line goes on for ever.
+const MAX_LINE: usize = 1000;
+
+/// Prints the line of perfect play from `start`, a best move at each
+/// ply (the first of the object's moves, which come best first), to the
+/// end of the game; a drawn line until a position comes again. As text, a
+/// row a ply; with `json`, a JSON line a ply.
+fn answer_line(
+    json: bool,
+    start: &str,
+    respond: impl Fn(&str) -> anyhow::Result<Answer>,
+) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut seen = std::collections::HashSet::new();
+    let mut text = start.to_string();
+    let mut played: Option<String> = None;
+    let rem = |x: i64| if x < 0 { "-".to_string() } else { x.to_string() };
+    for ply in 0..=MAX_LINE {
+        let a = respond(&text)?;
+        let r = &a.object;
+        if r.estimated.is_some() {
+            anyhow::bail!(
+                "{}: no database holds it, and a search's estimates are no line of perfect play; solve the board first",
+                r.position
+            );
+        }
+        if json {
+            let mut v = serde_json::to_value(&a)?;
+            v["ply"] = ply.into();
+            v["played"] = played.clone().into();
+            writeln!(out, "{v}")?;
+        } else {
+            if ply == 0 {
+                writeln!(
+                    out,
+                    "{:>4}  {:<6} {:<24} {:<6} {:>5}",
+                    "ply", "move", "position", "value", "rem"
+                )?;
+            }
+            writeln!(
+                out,
+                "{ply:>4}  {:<6} {:<24} {:<6} {:>5}",
+                played.as_deref().unwrap_or(""),
+                r.position,
+                r.position_value,
+                rem(r.remoteness)
+            )?;
+        }
+        let Some(best) = r.moves.first() else {
+            if !json {
+                writeln!(
+                    out,
+                    "the game is over: {} for the player to move",
+                    r.position_value
+                )?;
+            }
+            return Ok(out.flush()?);
+        };
+        if !seen.insert(r.position.clone()) {
+            if !json {
+                writeln!(out, "this position came before: a draw, play goes round for ever")?;
+            }
+            return Ok(out.flush()?);
+        }
+        played = Some(best.mv.clone());
+        text = best.position.clone();
+    }
+    writeln!(out, "stopped after {MAX_LINE} moves")?;
+    Ok(out.flush()?)
 }
 
 /// One position's answer.
@@ -272,6 +345,11 @@ pub struct Args {
     /// Print GamesmanUni's position-response JSON.
     #[arg(long)]
     pub json: bool,
+    /// Follow perfect play from the position to the end of the game (a
+    /// drawn line until a position repeats): a row a ply, the best move
+    /// each time, as tablebase probes give a line.
+    #[arg(long)]
+    pub line: bool,
     /// For a board no database holds, answered by the game's search (8×8
     /// Topolo): milliseconds the search takes.
     /// 10 to 60000.

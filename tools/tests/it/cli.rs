@@ -950,3 +950,69 @@ fn another_games_position_without_game_gets_a_hint() {
         stderr(&o)
     );
 }
+
+#[test]
+fn query_line_follows_perfect_play_to_the_end() {
+    let (dir, db) = small_db("query-line", "0");
+    // The start is a draw here: the line goes round, and says so.
+    let o = topitop(&["query", "--line", "1_---------", "--db", &db]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.lines()
+            .skip(1)
+            .all(|l| l.contains("draw") || l.starts_with("this position came before")),
+        "{text}"
+    );
+    assert!(
+        text.trim_end().ends_with("a draw, play goes round for ever"),
+        "{text}"
+    );
+    // From a won position: a row a ply, a move nearer the end each time.
+    // (The first child along the drawn line that a losing move leads to.)
+    let drawn = stdout(&topitop(&[
+        "query",
+        "--line",
+        "1_---------",
+        "--db",
+        &db,
+        "--json",
+    ]));
+    let won = drawn
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find_map(|ply| {
+            let moves = ply["moves"].as_array()?.clone();
+            let m = moves.into_iter().find(|m| m["positionValue"] == "win")?;
+            Some(m["position"].as_str()?.to_string())
+        })
+        .expect("a losing move along the drawn line");
+    let text = stdout(&topitop(&["query", "--line", &won, "--db", &db]));
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("the game"))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let rem = |r: &Vec<&str>| -> i64 { r.last().unwrap().parse().unwrap() };
+    assert_eq!(rows.len() as i64, rem(&rows[0]) + 1, "{text}");
+    assert!(rows.windows(2).all(|w| rem(&w[1]) == rem(&w[0]) - 1), "{text}");
+    assert!(text.trim_end().ends_with("for the player to move"), "{text}");
+    // The same line as JSON, a ply a line; each child the move's.
+    let json = stdout(&topitop(&["query", "--line", &won, "--db", &db, "--json"]));
+    let plies: Vec<serde_json::Value> = json.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(plies.len(), rows.len());
+    for w in plies.windows(2) {
+        assert_eq!(w[0]["moves"][0]["position"], w[1]["position"]);
+        assert_eq!(w[0]["moves"][0]["move"], w[1]["played"]);
+    }
+    // A line starts somewhere.
+    let o = topitop(&["query", "--line", "--db", &db]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--line follows one position"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
