@@ -93,6 +93,7 @@ pub fn play<G: Game>(
     let computer = computer(game, args)?;
     let mut pos = start(game, args)?;
     let mut history = Vec::new();
+    let mut dice = Dice::new(args.seed);
     let mut hints = args.hints;
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
@@ -118,7 +119,18 @@ pub fn play<G: Game>(
             return Ok(());
         }
         if computer == Some(mover) {
-            let best = &r.moves[0];
+            // A best move, or below level 10 now and then one at random.
+            let random = dice.below(10) >= u64::from(args.level);
+            let best = if random {
+                &r.moves[dice.below(r.moves.len() as u64) as usize]
+            } else {
+                &r.moves[0]
+            };
+            let how = if random {
+                format!(" (a move at random: level {})", args.level)
+            } else {
+                String::new()
+            };
             let mv = game.parse_move(&pos, &best.mv).map_err(anyhow::Error::msg)?;
             let child = game.play(&pos, mv);
             let then = match best.estimate {
@@ -133,7 +145,7 @@ pub fn play<G: Game>(
             };
             writeln!(
                 out,
-                "Computer plays {} for {}: then {then}",
+                "Computer plays {} for {}{how}: then {then}",
                 best.mv, names[mover]
             )?;
             history.push(pos);
@@ -288,11 +300,20 @@ pub struct Args {
     /// Where the database is.
     #[command(flatten)]
     pub db: DbArgs,
-    /// Which side the perfect player takes: Topitop red, blue or none
-    /// [default: red]; another game's player names, first, second or
-    /// none [default: the second player].
+    /// Which side the computer takes: one of the game's player names (as
+    /// `show` names them), first, second or none [default: the second
+    /// player].
     #[arg(long, value_name = "SIDE")]
     pub computer: Option<String>,
+    /// How well the computer plays, 0 to 10: at 10 a best move every time;
+    /// at level L a best move L times in 10 and otherwise any legal move at
+    /// random (0: always at random).
+    #[arg(long, default_value_t = 10, value_name = "L", value_parser = clap::value_parser!(u8).range(0..=10))]
+    pub level: u8,
+    /// The seed of the computer's random moves below level 10 (by default
+    /// from the clock), to replay a game.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// Show every move's value before each human move.
     #[arg(long)]
     pub hints: bool,
@@ -304,6 +325,29 @@ pub struct Args {
     /// 10 to 60000.
     #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS", value_parser = super::search_ms)]
     pub search_ms: u64,
+}
+
+/// The computer's dice below level 10: splitmix64, seeded by `--seed` or
+/// the clock.
+struct Dice(u64);
+
+impl Dice {
+    fn new(seed: Option<u64>) -> Dice {
+        Dice(seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        }))
+    }
+
+    /// A number below `n` (at least 1).
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n.max(1)
+    }
 }
 
 /// What a search that tried no move in its time says: no result, rather

@@ -1016,3 +1016,64 @@ fn query_line_follows_perfect_play_to_the_end() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_computer_plays_weaker_at_lower_levels() {
+    let (dir, db) = small_db("play-level", "0");
+    let best: serde_json::Value = serde_json::from_str(&stdout(&topitop(&[
+        "query",
+        "1_---------",
+        "--db",
+        &db,
+        "--json",
+    ])))
+    .unwrap();
+    let best = best["moves"][0]["move"].as_str().unwrap().to_string();
+    let first_move = |level: &str, seed: &str| -> String {
+        let o = topitop_with_input(
+            &[
+                "play",
+                "--db",
+                &db,
+                "--computer",
+                "blue",
+                "--level",
+                level,
+                "--seed",
+                seed,
+            ],
+            b"quit\n",
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        out.lines()
+            .find(|l| l.starts_with("Computer plays"))
+            .unwrap()
+            .to_string()
+    };
+    // Level 10 (the default): the best move, whatever the seed.
+    for seed in ["1", "2", "3"] {
+        let line = first_move("10", seed);
+        assert!(
+            line.starts_with(&format!("Computer plays {best} ")) && !line.contains("random"),
+            "{line}"
+        );
+    }
+    // Level 0: a move at random, said so; not always the best.
+    let lines: Vec<String> = (1..=8).map(|s| first_move("0", &s.to_string())).collect();
+    assert!(
+        lines.iter().all(|l| l.contains("(a move at random: level 0)")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| !l.starts_with(&format!("Computer plays {best} "))),
+        "{lines:?}"
+    );
+    // The same seed, the same game.
+    assert_eq!(first_move("3", "42"), first_move("3", "42"));
+    let o = topitop(&["play", "--db", &db, "--level", "11"]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
