@@ -355,6 +355,11 @@ fn small_db(name: &str, variant: &str) -> (std::path::PathBuf, String) {
     solved(name, variant, "2/2/2/2")
 }
 
+/// `query --json` of `pos` in the database `db`.
+fn query_json(db: &str, pos: &str) -> serde_json::Value {
+    serde_json::from_str(&stdout(&topitop(&["query", pos, "--db", db, "--json"]))).unwrap()
+}
+
 /// A solved game of `budget` in a fresh directory: (dir, db path).
 fn solved(name: &str, variant: &str, budget: &str) -> (std::path::PathBuf, String) {
     let dir = temp_dir(name);
@@ -450,14 +455,7 @@ fn export_summary_and_stats_agree_with_the_solve() {
     assert!(o.status.success(), "{}", stderr(&o));
     let stats: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     // The headline comes first, and says what `query` says of the start.
-    let q: serde_json::Value = serde_json::from_str(&stdout(&topitop(&[
-        "query",
-        "1_---------",
-        "--db",
-        &db,
-        "--json",
-    ])))
-    .unwrap();
+    let q = query_json(&db, "1_---------");
     let start = &stats["start"];
     assert_eq!(start["position"], "1_---------");
     assert_eq!(start["value"], q["positionValue"]);
@@ -1020,14 +1018,7 @@ fn query_line_follows_perfect_play_to_the_end() {
 #[test]
 fn the_computer_plays_weaker_at_lower_levels() {
     let (dir, db) = small_db("play-level", "0");
-    let best: serde_json::Value = serde_json::from_str(&stdout(&topitop(&[
-        "query",
-        "1_---------",
-        "--db",
-        &db,
-        "--json",
-    ])))
-    .unwrap();
+    let best = query_json(&db, "1_---------");
     let best = best["moves"][0]["move"].as_str().unwrap().to_string();
     let first_move = |level: &str, seed: &str| -> String {
         let o = topitop_with_input(
