@@ -100,6 +100,19 @@ impl std::fmt::Display for Differ {
 
 impl std::error::Error for Differ {}
 
+/// A game's drawing of a board ([`Game::show`]) ending with a line break,
+/// whether or not the game ended it with one: a new game's board once ran
+/// into the line after it.
+///
+/// [`Game::show`]: topitop_game_api::Game::show
+pub fn board_text(drawing: &str) -> std::borrow::Cow<'_, str> {
+    if drawing.is_empty() || drawing.ends_with('\n') {
+        drawing.into()
+    } else {
+        format!("{drawing}\n").into()
+    }
+}
+
 /// A position string the game does not read (the game's own words): the
 /// command line adds, when the game was the default one, that another
 /// game's positions need `--game`.
@@ -253,6 +266,13 @@ pub struct DbArgs {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_board_drawing_ends_its_line() {
+        assert_eq!(super::board_text("x o\n- x"), "x o\n- x\n");
+        assert_eq!(super::board_text("x o\n"), "x o\n");
+        assert_eq!(super::board_text(""), "");
+    }
+
     use super::parse_size;
 
     #[test]

@@ -102,7 +102,7 @@ pub fn play<G: Game>(
         let r = respond(&pos)?;
         let mover = game.player_to_move(&pos);
         writeln!(out)?;
-        write!(out, "{}", game.show(&pos))?;
+        write!(out, "{}", crate::common::board_text(&game.show(&pos)))?;
         let estimated = r.estimated.is_some();
         let standing = match r.moves.first().and_then(|m| m.estimate) {
             Some(score) if estimated => format!(
@@ -259,7 +259,7 @@ fn play_unsolved<G: Game>(game: &G, mut pos: G::Position) -> anyhow::Result<()> 
     loop {
         let mover = game.player_to_move(&pos);
         writeln!(out)?;
-        write!(out, "{}", game.show(&pos))?;
+        write!(out, "{}", crate::common::board_text(&game.show(&pos)))?;
         if game.primitive(&pos).is_some() {
             writeln!(out, "Game over: {}.", game_over(game, &pos))?;
             return Ok(());

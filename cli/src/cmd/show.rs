@@ -123,7 +123,7 @@ pub fn run_with<G: Game>(game: G, args: Args, details: &dyn Details<G>) -> anyho
     }
     writeln!(out, "Position   {}   ({} {})", r.position, r.game, r.variant)?;
     writeln!(out)?;
-    write!(out, "{}", game.show(&pos))?;
+    write!(out, "{}", crate::common::board_text(&game.show(&pos)))?;
     writeln!(out)?;
     writeln!(out, "Turn       {}", r.turn)?;
     writeln!(out, "Primitive  {}", r.primitive.unwrap_or("no (game goes on)"))?;
