@@ -873,8 +873,20 @@ async function main() {
       throw new Error("this server holds no database: `topitop solve` makes one (the links above need none)");
     }
     const q = new URLSearchParams(location.search);
-    const wanted = state.variants.findIndex((v) => v.game === q.get("game") && v.id === q.get("variant"));
-    await chooseVariant(wanted < 0 ? 0 : wanted, wanted < 0 ? null : q.get("p"));
+    const [game, variant] = [q.get("game"), q.get("variant")];
+    let wanted = state.variants.findIndex((v) => v.game === game && v.id === variant);
+    // A game named without a variant (or with one not served): its first.
+    const ofGame = state.variants.findIndex((v) => v.game === game);
+    const exact = wanted >= 0;
+    if (!exact) wanted = ofGame;
+    await chooseVariant(wanted < 0 ? 0 : wanted, exact ? q.get("p") : null);
+    // An address naming what is not served says so, rather than opening
+    // another game without a word.
+    if (game !== null && !exact && (variant !== null || ofGame < 0)) {
+      const shown = state.variants[wanted < 0 ? 0 : wanted];
+      const what = ofGame < 0 ? `no game ${JSON.stringify(game)}` : `no variant ${JSON.stringify(variant)} of ${game}`;
+      showError(`This server has ${what}; showing ${shown.game} ${shown.id} instead.`);
+    }
   } catch (e) {
     $("status").textContent = "";
     showError(e.message);

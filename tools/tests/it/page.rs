@@ -242,6 +242,41 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
         "screenshots: {}, page-8x8.png beside it",
         dir.join("page.png").display()
     );
+    // An address naming a game or variant not served says so (it once
+    // opened Topitop without a word); a game named alone opens its first.
+    for (address, said, shown) in [
+        (
+            "?game=nosuch",
+            "This server has no game \"nosuch\"; showing topitop",
+            "topitop",
+        ),
+        (
+            "?game=topolo&variant=9x9",
+            "no variant \"9x9\" of topolo; showing topolo",
+            "topolo",
+        ),
+    ] {
+        browser.open(&format!("http://{}/ui/{address}", server.addr));
+        let error = browser.wait_for(
+            "the note on the address",
+            "const e = document.getElementById('error'); return e.hidden ? null : e.textContent",
+        );
+        assert!(error.as_str().unwrap().contains(said), "{address}: {error}");
+        assert_eq!(
+            browser.eval("return state.current.game"),
+            Value::from(shown),
+            "{address}"
+        );
+    }
+    browser.open(&format!("http://{}/ui/?game=topolo", server.addr));
+    browser.wait_for(
+        "Topolo",
+        "return state.current && state.current.game === 'topolo' || null",
+    );
+    assert_eq!(
+        browser.eval("return document.getElementById('error').hidden"),
+        Value::from(true)
+    );
 }
 
 /// The page's positions, start first, as its script holds them.
