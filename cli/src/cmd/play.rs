@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use topitop_game_api::rng::Rng;
 use topitop_game_api::{Game, Tiered, Value};
 use topitop_serve::PositionResponse;
 
@@ -93,7 +94,12 @@ pub fn play<G: Game>(
     let computer = computer(game, args)?;
     let mut pos = start(game, args)?;
     let mut history = Vec::new();
-    let mut dice = Dice::new(args.seed);
+    // The computer's random moves below level 10, from --seed or the clock.
+    let mut dice = Rng::new(args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    }));
     let mut hints = args.hints;
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
@@ -121,8 +127,8 @@ pub fn play<G: Game>(
         if computer == Some(mover) {
             // A best move, or below level 10 now and then one at random.
             let random = dice.below(10) >= u64::from(args.level);
-            let best = if random {
-                &r.moves[dice.below(r.moves.len() as u64) as usize]
+            let chosen = if random {
+                &r.moves[dice.index(r.moves.len())]
             } else {
                 &r.moves[0]
             };
@@ -131,50 +137,48 @@ pub fn play<G: Game>(
             } else {
                 String::new()
             };
-            let mv = game.parse_move(&pos, &best.mv).map_err(anyhow::Error::msg)?;
+            let mv = game.parse_move(&pos, &chosen.mv).map_err(anyhow::Error::msg)?;
             let child = game.play(&pos, mv);
-            let then = match best.estimate {
+            let then = match chosen.estimate {
                 Some(score) => format!("estimated {:.0}% for {}", 100.0 * score, names[mover]),
                 None if estimated => NO_ESTIMATE.to_string(),
                 None => result_words(
                     names,
                     game.player_to_move(&child),
-                    best.position_value,
-                    best.remoteness,
+                    chosen.position_value,
+                    chosen.remoteness,
                 ),
             };
             writeln!(
                 out,
                 "Computer plays {} for {}{how}: then {then}",
-                best.mv, names[mover]
+                chosen.mv, names[mover]
             )?;
             history.push(pos);
             pos = child;
             continue;
         }
         if hints {
-            if estimated {
+            let sorted;
+            let (moves, what) = if estimated {
                 // A search's shares, best first (its own order is by the
                 // games played through each move).
-                writeln!(
-                    out,
-                    "  hints (estimated share for {}, from a search; not solved):",
-                    names[mover]
-                )?;
-                let mut moves = r.moves.clone();
-                moves.sort_by(|a, b| b.estimate.unwrap_or(-1.0).total_cmp(&a.estimate.unwrap_or(-1.0)));
-                for line in hint_lines(&moves) {
-                    writeln!(out, "{line}")?;
-                }
+                let mut by_share = r.moves.clone();
+                by_share.sort_by(|a, b| b.estimate.unwrap_or(-1.0).total_cmp(&a.estimate.unwrap_or(-1.0)));
+                sorted = by_share;
+                (
+                    &sorted,
+                    format!("estimated share for {}, from a search; not solved", names[mover]),
+                )
             } else {
-                writeln!(
-                    out,
-                    "  hints (value for {}, and in how many moves):",
-                    names[mover]
-                )?;
-                for line in hint_lines(&r.moves) {
-                    writeln!(out, "{line}")?;
-                }
+                (
+                    &r.moves,
+                    format!("value for {}, and in how many moves", names[mover]),
+                )
+            };
+            writeln!(out, "  hints ({what}):")?;
+            for line in hint_lines(moves) {
+                writeln!(out, "{line}")?;
             }
         }
         let Some(text) = prompt(&mut input, &mut out, names[mover])? else {
@@ -325,29 +329,6 @@ pub struct Args {
     /// 10 to 60000.
     #[arg(long, default_value_t = super::SEARCH_MS, value_name = "MS", value_parser = super::search_ms)]
     pub search_ms: u64,
-}
-
-/// The computer's dice below level 10: splitmix64, seeded by `--seed` or
-/// the clock.
-struct Dice(u64);
-
-impl Dice {
-    fn new(seed: Option<u64>) -> Dice {
-        Dice(seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-        }))
-    }
-
-    /// A number below `n` (at least 1).
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % n.max(1)
-    }
 }
 
 /// What a search that tried no move in its time says: no result, rather

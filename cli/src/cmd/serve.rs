@@ -50,6 +50,7 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
     // instead of them: with no database, say how to make one. Every game
     // is still watched, so a database written later is served.
     let databases: usize = catalogs.iter().map(Catalog::databases).sum();
+    let list: Vec<_> = catalogs.iter().map(Catalog::served).collect();
     if databases == 0 {
         // Damaged databases are a fault to mend, not an empty directory.
         let damaged: Vec<String> = catalogs
@@ -77,15 +78,9 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
         );
         // Boards answered by search (8×8 Topolo) and the tools' pages
         // (Toppo's game) need no database: served, with the note.
-        let searched: Vec<String> = catalogs
+        let searched: Vec<String> = list
             .iter()
-            .flat_map(|c| {
-                let game = c.served();
-                game.variants
-                    .iter()
-                    .map(|v| format!("{}/{}", game.id, v.id()))
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|game| game.variants.iter().map(|v| format!("{}/{}", game.id, v.id())))
             .collect();
         let pages = games.tools().iter().any(|t| t.pages().is_some());
         anyhow::ensure!(pages || !searched.is_empty(), "{why}");
@@ -99,7 +94,6 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
         };
         eprintln!("topitop: warning: {why}; serving {alone} alone");
     }
-    let list = catalogs.iter().map(Catalog::served).collect();
     let pages = games.tools().iter().filter_map(|t| t.pages()).collect();
     let app = Arc::new(App::new(list).with_pages(pages));
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
