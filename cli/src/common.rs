@@ -127,6 +127,12 @@ impl std::fmt::Display for BadPosition {
 
 impl std::error::Error for BadPosition {}
 
+/// `why` a position string was not read, as the [`BadPosition`] error
+/// every command's parse gives (`map_err(bad_position)`).
+pub fn bad_position(why: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::Error::new(BadPosition(why.to_string()))
+}
+
 /// True when `e` is a write to a closed pipe (e.g. `topitop ... | head`),
 /// which is not a failure.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {

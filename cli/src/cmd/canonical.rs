@@ -79,9 +79,7 @@ pub fn answer(args: &Args, canonical_of: impl Fn(&str) -> anyhow::Result<String>
 /// Those of [`answer`].
 pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
     answer(&args, |p| {
-        let pos = game
-            .parse_position(p)
-            .map_err(|e| anyhow::Error::new(crate::common::BadPosition(e)))?;
+        let pos = game.parse_position(p).map_err(crate::common::bad_position)?;
         Ok(game.format_position(&game.canonical(&pos)))
     })
 }

@@ -69,9 +69,7 @@ fn computer<G: Game>(game: &G, args: &Args) -> anyhow::Result<Option<usize>> {
 /// The position `--from` names, or the start.
 fn start<G: Game>(game: &G, args: &Args) -> anyhow::Result<G::Position> {
     match &args.from {
-        Some(p) => game
-            .parse_position(p)
-            .map_err(|e| anyhow::Error::new(crate::common::BadPosition(e))),
+        Some(p) => game.parse_position(p).map_err(crate::common::bad_position),
         None => Ok(game.start()),
     }
 }

@@ -26,9 +26,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
         super::Source::Search(_) => None,
     };
     let respond = |text: &str| -> anyhow::Result<Answer> {
-        let pos = game
-            .parse_position(text)
-            .map_err(|e| anyhow::Error::new(crate::common::BadPosition(e)))?;
+        let pos = game.parse_position(text).map_err(crate::common::bad_position)?;
         Ok(Answer {
             record: source.record(&game, &pos)?,
             object: source.respond(&game, &pos)?,

@@ -90,7 +90,7 @@ pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
 pub fn run_with<G: Game>(game: G, args: Args, details: &dyn Details<G>) -> anyhow::Result<()> {
     let pos = game
         .parse_position(&args.position)
-        .map_err(|e| anyhow::Error::new(crate::common::BadPosition(e)))?;
+        .map_err(crate::common::bad_position)?;
     let extra = details.position(&game, &pos);
     let moves: Vec<(G::Move, Vec<Detail>)> = game
         .moves(&pos)

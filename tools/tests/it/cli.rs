@@ -940,6 +940,13 @@ fn another_games_position_without_game_gets_a_hint() {
         "{}",
         stderr(&o)
     );
+    // query reads positions with Topitop's own parser: the same hint.
+    let (dir, _) = small_db("hint-query", "0");
+    let d = dir.to_str().unwrap();
+    let o = topitop(&["query", "--dir", d, "--budget", "2/2/2/2", ".../.../..."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("hint: without --game"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
     // Said to the right game, the board it reads as.
     let o = topitop(&["show", "--game", "topolo", ".../.../..."]);
     assert!(

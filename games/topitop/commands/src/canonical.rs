@@ -2,6 +2,7 @@
 //! the 8 symmetries of the square, the form its database stores.
 
 use topitop_cli::cmd::canonical::{answer, Args};
+use topitop_cli::common::bad_position;
 use topitop_rules::{parse_position, symmetry};
 
 use crate::options::RulesOptions;
@@ -13,6 +14,6 @@ use crate::options::RulesOptions;
 pub fn run(args: Args) -> anyhow::Result<()> {
     let budget = args.rules.rules()?.budget();
     answer(&args, |p| {
-        Ok(symmetry::canonical(parse_position(p, budget)?).to_string())
+        Ok(symmetry::canonical(parse_position(p, budget).map_err(bad_position)?).to_string())
     })
 }

@@ -2,6 +2,7 @@
 //! database.
 
 use topitop_cli::cmd::query::{answer, Answer, Args};
+use topitop_cli::common::bad_position;
 use topitop_rules::parse_position;
 use topitop_solved::respond;
 
@@ -12,7 +13,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let db = args.db.open()?;
     let rules = db.rules();
     let respond_to = |text: &str| -> anyhow::Result<Answer> {
-        let pos = parse_position(text, rules.budget())?;
+        let pos = parse_position(text, rules.budget()).map_err(bad_position)?;
         Ok(Answer {
             object: respond(&db, rules, pos)?,
             record: db.get(pos)?,
