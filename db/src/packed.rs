@@ -731,10 +731,10 @@ impl PackedDb {
     /// # Errors
     /// The first damaged block.
     pub fn verify_blocks(&self, progress: impl Fn(usize, usize) + Sync) -> Result<(), DbError> {
-        use rayon::prelude::*;
         let total = self.header.blocks.len();
         let done = std::sync::atomic::AtomicUsize::new(0);
-        (0..total as u64).into_par_iter().try_for_each(|b| {
+        topitop_par::try_each(total, |b| {
+            let b = b as u64;
             self.read_blocks(b..b + 1)?;
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if n.is_multiple_of(1024) || n == total {

@@ -9,7 +9,6 @@
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
-use rayon::prelude::*;
 use topitop_game_api::Game;
 
 use crate::quick_hash::QuickHasher;
@@ -17,6 +16,9 @@ use crate::quick_hash::QuickHasher;
 /// The most positions a search keeps (about 1.5 GB for a position of 16
 /// bytes): beyond it, reachability is not worked out.
 pub const MAX_POSITIONS: usize = 1 << 26;
+
+/// Positions a worker takes at a time.
+const SHARE: usize = 1 << 10;
 
 /// Every position some game from the start comes to.
 pub struct Reached<P> {
@@ -44,8 +46,21 @@ impl<P: Eq + std::hash::Hash> Reached<P> {
     where
         P: Send + Sync + Copy,
     {
-        let canonical: HashSet<P, BuildHasherDefault<QuickHasher>> =
-            self.seen.par_iter().map(|p| game.canonical(p)).collect();
+        // A batch at a time: a copy of the whole set would double it.
+        let mut canonical: HashSet<P, BuildHasherDefault<QuickHasher>> = HashSet::default();
+        let mut seen = self.seen.iter();
+        let mut batch: Vec<P> = Vec::with_capacity(SHARE * 64);
+        loop {
+            batch.clear();
+            batch.extend(seen.by_ref().take(SHARE * 64).copied());
+            if batch.is_empty() {
+                break;
+            }
+            let parts = topitop_par::map_ranges(batch.len(), SHARE, |r| {
+                batch[r].iter().map(|p| game.canonical(p)).collect::<Vec<P>>()
+            });
+            canonical.extend(parts.into_iter().flatten());
+        }
         canonical.len()
     }
 }
@@ -74,17 +89,17 @@ pub fn forward<G: Game>(game: &G, limit: usize) -> Option<Reached<G::Position>> 
     seen.insert(game.start());
     let mut frontier = vec![game.start()];
     while !frontier.is_empty() {
-        let children: Vec<G::Position> = frontier
-            .par_iter()
-            .flat_map_iter(|p| {
+        let children: Vec<G::Position> = topitop_par::map_ranges(frontier.len(), SHARE, |r| {
+            let mut children = Vec::new();
+            for p in &frontier[r] {
                 // A game ends at a primitive position: nothing is played on.
-                let moves = match game.primitive(p) {
-                    Some(_) => Vec::new(),
-                    None => game.moves(p),
-                };
-                moves.into_iter().map(|m| game.play(p, m)).collect::<Vec<_>>()
-            })
-            .collect();
+                if game.primitive(p).is_none() {
+                    children.extend(game.moves(p).into_iter().map(|m| game.play(p, m)));
+                }
+            }
+            children
+        })
+        .concat();
         frontier = children.into_iter().filter(|c| seen.insert(*c)).collect();
         if seen.len() > limit {
             return None;

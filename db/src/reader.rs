@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-use rayon::prelude::*;
 use topitop_game_api::{Game, Record, Tiered};
 
 use crate::error::DbError;
@@ -228,14 +227,11 @@ impl<G: Tiered> Reader<G> for SolvedDb {
             let Some(&tier) = by_name.get(&entry.name) else {
                 continue; // `lookup` names such a tier in its error
             };
-            let blocks = (0..entry.blocks.len())
-                .into_par_iter()
-                .map(|k| {
-                    let b = db.block_records(t, k);
-                    progress(done.fetch_add(1, Relaxed) + 1, total);
-                    b
-                })
-                .collect::<Result<Vec<_>, DbError>>()?;
+            let blocks = topitop_par::try_map(entry.blocks.len(), |k| {
+                let b = db.block_records(t, k);
+                progress(done.fetch_add(1, Relaxed) + 1, total);
+                b
+            })?;
             tiers.insert(tier, SparseTier::from_dense(&blocks.concat()));
         }
         let symmetric = self.symmetric();
@@ -284,8 +280,8 @@ impl SolvedDb {
             // filled in place, on every core too: a copy of it on one
             // thread took an eighth of
             // `verify`'s instructions.
-            let mut chunk: Chunk<G::Position> = records.into_par_iter().map(|r| (None, r)).collect();
-            chunk.par_chunks_mut(WALK).enumerate().for_each(|(k, run)| {
+            let mut chunk: Chunk<G::Position> = records.into_iter().map(|r| (None, r)).collect();
+            topitop_par::chunks_mut(&mut chunk, WALK, |k, run| {
                 let from = first + (k * WALK) as u64;
                 let to = from + run.len() as u64;
                 game.walk_positions(tier, from..to, canonical_only, &mut |i, p| {

@@ -12,7 +12,6 @@ use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use rayon::prelude::*;
 use topitop_game_api::{Record, Value};
 
 use crate::blocks::{checksum, open_with_header, BlockEntry};
@@ -403,20 +402,18 @@ fn write_with_body<'r>(
                 }
             }
         }
-        let blocks = records
-            .par_chunks(BLOCK_RECORDS as usize)
-            .map(|chunk| {
-                let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
-                // zstd makes room for the worst case; a block held until
-                // the header is written keeps only its own bytes.
-                crate::zstd_ctx::compress(&raw, meta.level)
-                    .map(|mut z| {
-                        z.shrink_to_fit();
-                        z
-                    })
-                    .map_err(|e| DbError::corrupt("block", format!("zstd: {e}")))
-            })
-            .collect::<Result<Vec<_>, DbError>>()?;
+        let blocks = topitop_par::try_map_ranges(records.len(), BLOCK_RECORDS as usize, |range| {
+            let chunk = &records[range];
+            let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
+            // zstd makes room for the worst case; a block held until
+            // the header is written keeps only its own bytes.
+            crate::zstd_ctx::compress(&raw, meta.level)
+                .map(|mut z| {
+                    z.shrink_to_fit();
+                    z
+                })
+                .map_err(|e| DbError::corrupt("block", format!("zstd: {e}")))
+        })?;
         entries.push(TierEntry {
             name: name.clone(),
             size: records.len() as u64,
@@ -646,29 +643,28 @@ impl TieredDb {
             .collect();
         let total = all.len();
         let done = std::sync::atomic::AtomicUsize::new(0);
-        let (counts, largest) = all
-            .into_par_iter()
-            .map(|(t, k)| {
-                let mut counts = [0u64; 4];
-                let mut largest = 0u16;
-                for r in self.decompress(t, k)?.into_iter().filter_map(Record::from_bits) {
-                    if let Some(v) = r.value() {
-                        counts[v.index()] += 1;
-                        if v != Value::Draw {
-                            largest = largest.max(r.remoteness());
-                        }
+        let (counts, largest) = topitop_par::try_map(all.len(), |i| {
+            let (t, k) = all[i];
+            let mut counts = [0u64; 4];
+            let mut largest = 0u16;
+            for r in self.decompress(t, k)?.into_iter().filter_map(Record::from_bits) {
+                if let Some(v) = r.value() {
+                    counts[v.index()] += 1;
+                    if v != Value::Draw {
+                        largest = largest.max(r.remoteness());
                     }
                 }
-                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                if n.is_multiple_of(256) || n == total {
-                    progress(n, total);
-                }
-                Ok((counts, largest))
-            })
-            .try_reduce(
-                || ([0u64; 4], 0u16),
-                |(a, x), (b, y)| Ok((std::array::from_fn(|i| a[i] + b[i]), x.max(y))),
-            )?;
+            }
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if n.is_multiple_of(256) || n == total {
+                progress(n, total);
+            }
+            Ok((counts, largest))
+        })?
+        .into_iter()
+        .fold(([0u64; 4], 0u16), |(a, x), (b, y)| {
+            (std::array::from_fn(|i| a[i] + b[i]), x.max(y))
+        });
         let h = &self.header;
         if counts != h.counts {
             return Err(DbError::corrupt(

@@ -6,7 +6,6 @@
 //! ([`crate::loopy`]). The tier graph itself must have no cycle: a loopy
 //! tier does not name itself among its child tiers.
 
-use rayon::prelude::*;
 use topitop_game_api::{Record, TierType, Tiered, Value};
 
 use crate::loopy::LoopyStats;
@@ -351,10 +350,7 @@ pub fn solve_loop_free_kept<G: Tiered>(
                 // The store keeps records by index.
                 let (dense, records) = match game.tier_type(tier) {
                     TierType::LoopFree => {
-                        let dense = (0..size)
-                            .into_par_iter()
-                            .map(|i| solve_one(game, &solution, tier, i))
-                            .collect::<Result<Vec<Record>, LoopFreeError>>()?;
+                        let dense = solve_range(game, &solution, tier, 0..size)?;
                         let records = SparseTier::from_dense(&dense);
                         (dense, records)
                     }
@@ -405,10 +401,7 @@ pub fn solve_part<G: Tiered>(
     stats: &mut LoopyStats,
 ) -> Result<Vec<Record>, LoopFreeError> {
     match game.tier_type(tier) {
-        TierType::LoopFree => range
-            .into_par_iter()
-            .map(|i| solve_one(game, solved, tier, i))
-            .collect(),
+        TierType::LoopFree => solve_range(game, solved, tier, range),
         TierType::Loopy => {
             if range != (0..game.tier_size(tier)) {
                 return Err(LoopFreeError::LoopyPart(game.tier_name(tier)));
@@ -418,6 +411,26 @@ pub fn solve_part<G: Tiered>(
     }
 }
 
+/// Indices in a share of [`solve_range`]'s work: enough that handing a
+/// share to a worker costs nothing beside solving its positions.
+const SOLVE_SHARE: u64 = 1 << 12;
+
+/// Every index of `range` of a loop-free `tier`, solved on all cores.
+fn solve_range<G: Tiered>(
+    game: &G,
+    solved: &LoopFreeSolution<G::Tier>,
+    tier: G::Tier,
+    range: std::ops::Range<u64>,
+) -> Result<Vec<Record>, LoopFreeError> {
+    let len = usize::try_from(range.end - range.start)
+        .map_err(|_| LoopFreeError::TooLarge(game.tier_name(tier)))?;
+    let shares = topitop_par::try_map_ranges(len, SOLVE_SHARE as usize, |r| {
+        (r.start as u64..r.end as u64)
+            .map(|i| solve_one(game, solved, tier, range.start + i))
+            .collect::<Result<Vec<Record>, LoopFreeError>>()
+    })?;
+    Ok(shares.concat())
+}
 /// The record of index `i` of `tier`, from the solved child tiers.
 fn solve_one<G: Tiered>(
     game: &G,

@@ -36,7 +36,6 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
 use topitop_game_api::{Record, Tiered, Value, MAX_REMOTENESS};
 
 use crate::loop_free::{LoopFreeError, LoopFreeSolution};
@@ -297,38 +296,35 @@ fn generate<G: Tiered, N: Num>(
         };
         N::from_u64(kept).ok_or_else(too_large)
     };
-    let runs: Vec<Run<N>> = (0..nu.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|k| {
-            let (lo, hi) = (k * CHUNK, nu.min((k + 1) * CHUNK));
-            let mut run = Run {
-                ids: Vec::new(),
-                moves: Vec::new(),
-                ends: Vec::new(),
-                inside: Vec::new(),
-            };
-            let mut failed = None;
-            game.walk_positions(tier, lo as u64..hi as u64, symmetric, &mut |i, pos| {
-                if failed.is_some() {
-                    return;
+    let runs: Vec<Run<N>> = topitop_par::try_map_ranges(nu, CHUNK, |range| {
+        let (lo, hi) = (range.start, range.end);
+        let mut run = Run {
+            ids: Vec::new(),
+            moves: Vec::new(),
+            ends: Vec::new(),
+            inside: Vec::new(),
+        };
+        let mut failed = None;
+        game.walk_positions(tier, lo as u64..hi as u64, symmetric, &mut |i, pos| {
+            if failed.is_some() {
+                return;
+            }
+            match moves_of(game, job.solved, tier, pos, &mut run.inside, &child) {
+                Ok(m) => {
+                    run.ids.push((i - lo as u64) as u32);
+                    run.moves.push(m);
+                    run.ends.push(run.inside.len() as u32);
                 }
-                match moves_of(game, job.solved, tier, pos, &mut run.inside, &child) {
-                    Ok(m) => {
-                        run.ids.push((i - lo as u64) as u32);
-                        run.moves.push(m);
-                        run.ends.push(run.inside.len() as u32);
-                    }
-                    Err(e) => failed = Some(e),
-                }
-            });
-            // Held until the rounds end: without the slack of their growth.
-            run.ids.shrink_to_fit();
-            run.moves.shrink_to_fit();
-            run.ends.shrink_to_fit();
-            run.inside.shrink_to_fit();
-            failed.map_or(Ok(run), Err)
-        })
-        .collect::<Result<_, LoopFreeError>>()?;
+                Err(e) => failed = Some(e),
+            }
+        });
+        // Held until the rounds end: without the slack of their growth.
+        run.ids.shrink_to_fit();
+        run.moves.shrink_to_fit();
+        run.ends.shrink_to_fit();
+        run.inside.shrink_to_fit();
+        failed.map_or(Ok(run), Err)
+    })?;
     let edges: u64 = runs.iter().map(|r| r.inside.len() as u64).sum();
     stats.inside_moves += edges;
     if wide || needs_wide(edges) {
@@ -371,15 +367,19 @@ fn rounds<G: Tiered, N: Num, E: Num>(
         Some(kept) => kept,
         None => {
             let mut bits = vec![0u64; (size as usize).div_ceil(64)];
-            bits.par_chunks_mut(CHUNK / 64)
-                .zip(&runs)
-                .for_each(|(words, run)| {
-                    for &j in &run.ids {
-                        words[j as usize / 64] |= 1 << (j % 64);
-                    }
-                });
+            topitop_par::chunks_mut(&mut bits, CHUNK / 64, |k, words| {
+                let Some(run) = runs.get(k) else { return };
+                for &j in &run.ids {
+                    words[j as usize / 64] |= 1 << (j % 64);
+                }
+            });
             let kept = Ranked::from_bits(size, bits);
-            runs.par_iter_mut().try_for_each(|run| {
+            let runs_in: Vec<std::sync::Mutex<&mut Run<N>>> =
+                runs.iter_mut().map(std::sync::Mutex::new).collect();
+            topitop_par::try_each(runs_in.len(), |k| {
+                let mut run = runs_in[k]
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 for c in &mut run.inside {
                     *c = N::from_u64(number(job, &kept, c.wide())?).ok_or_else(too_large)?;
                 }
@@ -402,17 +402,18 @@ fn rounds<G: Tiered, N: Num, E: Num>(
     // `bounds[c + 1]` counts c's parents, then (summed) ends their run, and
     // is counted down to its start as they are filled in.
     let zero_e = E::from_u64(0).expect("0 fits");
-    let mut bounds: Vec<E::Atomic> = (0..mu + 2).into_par_iter().map(|_| E::atomic(zero_e)).collect();
-    runs.par_iter().for_each(|run| {
-        for &c in &run.inside {
+    let mut bounds: Vec<E::Atomic> = (0..mu + 2).map(|_| E::atomic(zero_e)).collect();
+    topitop_par::each(runs.len(), &|k| {
+        for &c in &runs[k].inside {
             E::bump(&bounds[c.at() + 1]);
         }
     });
     prefix_sums::<E>(&mut bounds[..=mu]);
     bounds[mu + 1] = E::atomic(E::from_u64(edges).expect("offsets are as wide as the moves"));
     let zero_n = N::from_u64(0).expect("0 fits");
-    let parents: Vec<N::Atomic> = (0..edges).into_par_iter().map(|_| N::atomic(zero_n)).collect();
-    runs.par_iter().zip(&first).for_each(|(run, &first)| {
+    let parents: Vec<N::Atomic> = (0..edges).map(|_| N::atomic(zero_n)).collect();
+    topitop_par::each(runs.len(), &|k| {
+        let (run, first) = (&runs[k], first[k]);
         for j in 0..run.ids.len() {
             let me = first.plus(N::from_u64(j as u64).expect("a run's positions fit"));
             for &c in run.children(j) {
@@ -425,19 +426,26 @@ fn rounds<G: Tiered, N: Num, E: Num>(
     let parents: Vec<N> = parents.into_iter().map(N::into_inner).collect();
     let parents_of = |c: N| &parents[bounds[c.at() + 1].at()..bounds[c.at() + 2].at()];
     // Children not known to win yet: a loss when it reaches 0.
-    let open: Vec<AtomicU32> = runs
-        .par_iter()
-        .zip(&first)
-        .flat_map_iter(|(r, &first)| {
-            (0..r.ids.len())
-                .map(move |j| AtomicU32::new(r.children(j).len() as u32 + moves(first.at() + j).not_win))
-        })
-        .collect();
+    let open: Vec<AtomicU32> = topitop_par::map(runs.len(), |k| {
+        let (r, first) = (&runs[k], first[k]);
+        (0..r.ids.len())
+            .map(|j| r.children(j).len() as u32 + moves(first.at() + j).not_win)
+            .collect::<Vec<u32>>()
+    })
+    .into_iter()
+    .flatten()
+    .map(AtomicU32::new)
+    .collect();
     drop(runs);
-    let records: Vec<AtomicU16> = (0..mu)
-        .into_par_iter()
-        .map(|i| AtomicU16::new(moves(i).fixed.unwrap_or(Record::UNSOLVED).bits()))
-        .collect();
+    let records: Vec<AtomicU16> = topitop_par::map_ranges(mu, CHUNK, |range| {
+        range
+            .map(|i| moves(i).fixed.unwrap_or(Record::UNSOLVED).bits())
+            .collect::<Vec<u16>>()
+    })
+    .into_iter()
+    .flatten()
+    .map(AtomicU16::new)
+    .collect();
     clock.lap(&mut stats.graph);
     // The number of position `i`: it fits, as `m` did.
     let id = |i: usize| N::from_u64(i as u64).expect("numbers fit");
@@ -585,13 +593,16 @@ fn rounds<G: Tiered, N: Num, E: Num>(
 
     // The rest: draws.
     let draw = Record::new(Value::Draw, 0);
-    let records: Vec<Record> = records
-        .into_par_iter()
-        .map(|rec| match Record::from_bits(rec.into_inner()) {
-            Some(rec) if rec.is_solved() => rec,
-            _ => draw,
-        })
-        .collect();
+    let records: Vec<Record> = topitop_par::map_ranges(records.len(), CHUNK, |range| {
+        records[range]
+            .iter()
+            .map(|rec| match Record::from_bits(rec.load(Relaxed)) {
+                Some(rec) if rec.is_solved() => rec,
+                _ => draw,
+            })
+            .collect::<Vec<Record>>()
+    })
+    .concat();
     stats.positions += m;
     Ok((records, kept))
 }
@@ -620,10 +631,7 @@ fn spread<R: Send>(
     if len <= SHARE {
         return Ok(vec![work(0..len)?]);
     }
-    (0..len.div_ceil(SHARE))
-        .into_par_iter()
-        .map(|k| work(k * SHARE..len.min((k + 1) * SHARE)))
-        .collect()
+    topitop_par::try_map_ranges(len, SHARE, work)
 }
 
 /// Turns counts into running totals in place: `a[i]` becomes the sum of
@@ -632,16 +640,20 @@ fn spread<R: Send>(
 fn prefix_sums<E: Num>(a: &mut [E::Atomic]) {
     let block = CHUNK.max(a.len().div_ceil(rayon::current_num_threads().max(1)));
     let zero = E::from_u64(0).expect("0 fits");
-    let sums: Vec<E> = a
-        .par_chunks_mut(block)
-        .map(|b| {
-            let mut s = zero;
-            for x in b.iter_mut() {
-                s = s.plus(*E::get_mut(x));
-                *E::get_mut(x) = s;
-            }
-            s
-        })
+    let sums: Vec<std::sync::Mutex<E>> = (0..a.len().div_ceil(block))
+        .map(|_| std::sync::Mutex::new(zero))
+        .collect();
+    topitop_par::chunks_mut(a, block, |k, b| {
+        let mut s = zero;
+        for x in b.iter_mut() {
+            s = s.plus(*E::get_mut(x));
+            *E::get_mut(x) = s;
+        }
+        *sums[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = s;
+    });
+    let sums: Vec<E> = sums
+        .into_iter()
+        .map(|s| s.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
         .collect();
     let mut before = zero;
     let offsets: Vec<E> = sums
@@ -652,7 +664,8 @@ fn prefix_sums<E: Num>(a: &mut [E::Atomic]) {
             o
         })
         .collect();
-    a.par_chunks_mut(block).zip(offsets).for_each(|(b, o)| {
+    topitop_par::chunks_mut(a, block, |k, b| {
+        let o = offsets[k];
         for x in b {
             let v = E::get_mut(x);
             *v = v.plus(o);
@@ -673,16 +686,14 @@ fn record<G: Tiered>(game: &G, tier: G::Tier, value: Value, r: usize) -> Result<
 /// the solve keeps, walked on every core.
 fn kept_bits<G: Tiered>(game: &G, tier: G::Tier, size: usize, symmetric: bool) -> Vec<u64> {
     let mut bits = vec![0u64; size.div_ceil(64)];
-    bits.par_chunks_mut(CHUNK / 64)
-        .enumerate()
-        .for_each(|(k, words)| {
-            let lo = k * CHUNK;
-            let hi = size.min(lo + CHUNK);
-            game.walk_positions(tier, lo as u64..hi as u64, symmetric, &mut |i, _| {
-                let j = (i - lo as u64) as usize;
-                words[j / 64] |= 1 << (j % 64);
-            });
+    topitop_par::chunks_mut(&mut bits, CHUNK / 64, |k, words| {
+        let lo = k * CHUNK;
+        let hi = size.min(lo + CHUNK);
+        game.walk_positions(tier, lo as u64..hi as u64, symmetric, &mut |i, _| {
+            let j = (i - lo as u64) as usize;
+            words[j / 64] |= 1 << (j % 64);
         });
+    });
     bits
 }
 

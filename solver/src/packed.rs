@@ -5,7 +5,6 @@
 //! (after the solve, for the start's value or a test) unpacks one small
 //! block.
 
-use rayon::prelude::*;
 use topitop_game_api::Record;
 
 /// Records a block: small, so that one lookup unpacks little.
@@ -29,13 +28,11 @@ pub(crate) struct PackedTier {
 impl PackedTier {
     /// Packs `records`, on all cores.
     pub(crate) fn pack(records: &[Record]) -> PackedTier {
-        let parts: Vec<(Vec<u8>, bool)> = records
-            .par_chunks(BLOCK)
-            .map(|chunk| {
-                let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
-                topitop_db::zstd_ctx::compress(&raw, LEVEL).map_or((raw, false), |z| (z, true))
-            })
-            .collect();
+        let parts: Vec<(Vec<u8>, bool)> = topitop_par::map_ranges(records.len(), BLOCK, |range| {
+            let chunk = &records[range];
+            let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
+            topitop_db::zstd_ctx::compress(&raw, LEVEL).map_or((raw, false), |z| (z, true))
+        });
         let mut data = Vec::with_capacity(parts.iter().map(|(p, _)| p.len()).sum());
         let mut blocks = Vec::with_capacity(parts.len());
         for (p, z) in parts {
@@ -77,10 +74,7 @@ impl PackedTier {
 
     /// Every record, unpacked on all cores.
     pub(crate) fn unpack(&self) -> std::io::Result<Vec<Record>> {
-        let blocks = (0..self.blocks.len())
-            .into_par_iter()
-            .map(|b| self.block(b))
-            .collect::<std::io::Result<Vec<_>>>()?;
+        let blocks = topitop_par::try_map(self.blocks.len(), |b| self.block(b))?;
         Ok(blocks.concat())
     }
 

@@ -6,7 +6,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use rayon::prelude::*;
 use serde::Serialize;
 use topitop_db::Reader;
 use topitop_game_api::{Game, Reachability, Value};
@@ -215,9 +214,11 @@ pub fn count<G: Game>(game: &G, db: &dyn Reader<G>, detail: bool) -> anyhow::Res
     for (t, summary) in facts.tiers.iter().enumerate() {
         let before = all.counts;
         for chunk in db.chunks(game, t)? {
-            let part = chunk?
-                .par_iter()
-                .fold(Counted::default, |mut part, (pos, rec)| {
+            let chunk = chunk?;
+            let share = topitop_par::share_of(chunk.len(), 1 << 10);
+            let parts = topitop_par::map_ranges(chunk.len(), share, |range| {
+                let mut part = Counted::default();
+                for (pos, rec) in &chunk[range] {
                     let canonical = pos.as_ref().map(|p| game.canonical(p) == *p);
                     if let (true, Some(p), Some(true)) = (ask, pos, canonical) {
                         // Each image asked: a class may hold positions no
@@ -242,10 +243,10 @@ pub fn count<G: Game>(game: &G, db: &dyn Reader<G>, detail: bool) -> anyhow::Res
                             );
                         }
                     }
-                    part
-                })
-                .reduce(Counted::default, Counted::merge);
-            all = all.merge(part);
+                }
+                part
+            });
+            all = parts.into_iter().fold(all, Counted::merge);
         }
         let tier = [0, 1, 2, 3].map(|k| all.counts[k] - before[k]);
         if tier.iter().sum::<u64>() > 0 {

@@ -6,7 +6,6 @@
 use std::hash::{Hash, Hasher};
 use std::io::Write;
 
-use rayon::prelude::*;
 use topitop_db::quick_hash::QuickHasher;
 use topitop_db::reader::{Chunk, Chunks, Lookup};
 use topitop_db::{DbError, Reader};
@@ -59,16 +58,20 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
         each_chunk_read_ahead(
             chunks,
             |start, chunk| -> Vec<String> {
-                chunk
-                    .par_iter()
-                    .enumerate()
-                    .map_init(Memo::new, |memo, (i, (pos, rec))| {
+                // A memo a share: siblings' children are often the same.
+                let share = topitop_par::share_of(chunk.len(), 1 << 10);
+                topitop_par::map_ranges(chunk.len(), share, |range| {
+                    let mut memo = Memo::new();
+                    let mut found = Vec::new();
+                    for i in range {
+                        let (pos, rec) = &chunk[i];
                         let at = || format!("{} index {}", tier.name, start + i as u64);
                         let lookup = |p: &G::Position| memo.get(p, &lookup);
-                        check_one(game, lookup, &facts, pos.as_ref(), *rec, at).err()
-                    })
-                    .flatten_iter()
-                    .collect()
+                        found.extend(check_one(game, lookup, &facts, pos.as_ref(), *rec, at).err());
+                    }
+                    found
+                })
+                .concat()
             },
             |chunk, found| {
                 checked += chunk
@@ -111,7 +114,7 @@ pub(crate) fn each_chunk_read_ahead<P: Send + Sync, T: Send>(
     while let Some(chunk) = next {
         let chunk = chunk?;
         let made;
-        (next, made) = rayon::join(|| chunks.next(), || work(start, &chunk));
+        (next, made) = topitop_par::join(|| chunks.next(), || work(start, &chunk));
         start += chunk.len() as u64;
         then(chunk, made);
     }

@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
 use topitop_db::reader::Lookup;
 use topitop_db::{Facts, Reader};
 use topitop_game_api::{Record, Tiered};
@@ -206,31 +205,32 @@ fn compare<G: Tiered>(
             |_, chunk| -> (u64, Vec<Difference>) {
                 // Counted and compared in one pass: `stored` may ask the
                 // game for a canonical form.
-                chunk
-                    .par_iter()
-                    .filter_map(|(pos, rec)| Some((pos.as_ref().filter(|p| stored(p, *rec))?, *rec)))
-                    .fold(
-                        || (0u64, Vec::new()),
-                        |(n, mut found), (p, rec)| {
-                            let there = lookup(p);
-                            if !matches!(there, Ok(r) if r == rec) {
-                                found.push(Difference {
-                                    position: game.format_position(p),
-                                    tier: tier.name.clone(),
-                                    stored: rec.to_string(),
-                                    other: there.map_or_else(|e| e.to_string(), |r| r.to_string()),
-                                });
-                            }
-                            (n + 1, found)
-                        },
-                    )
-                    .reduce(
-                        || (0, Vec::new()),
-                        |(n, mut found), (m, more)| {
-                            found.extend(more);
-                            (n + m, found)
-                        },
-                    )
+                let share = topitop_par::share_of(chunk.len(), 1 << 10);
+                let parts = topitop_par::map_ranges(chunk.len(), share, |range| {
+                    let (mut n, mut found) = (0u64, Vec::new());
+                    for (pos, rec) in &chunk[range] {
+                        let Some(p) = pos.as_ref().filter(|p| stored(p, *rec)) else {
+                            continue;
+                        };
+                        let there = lookup(p);
+                        if !matches!(there, Ok(r) if r == *rec) {
+                            found.push(Difference {
+                                position: game.format_position(p),
+                                tier: tier.name.clone(),
+                                stored: rec.to_string(),
+                                other: there.map_or_else(|e| e.to_string(), |r| r.to_string()),
+                            });
+                        }
+                        n += 1;
+                    }
+                    (n, found)
+                });
+                parts
+                    .into_iter()
+                    .fold((0, Vec::new()), |(n, mut found), (m, more)| {
+                        found.extend(more);
+                        (n + m, found)
+                    })
             },
             |chunk, (compared, found)| {
                 pass.compared += compared;

@@ -10,8 +10,6 @@ use topitop_db::reader::Reachable;
 use topitop_db::{Facts, Reader};
 use topitop_game_api::{Game, Record, Value};
 
-use rayon::prelude::*;
-
 use super::{Args, Extras};
 use crate::progress::CountBar;
 
@@ -119,11 +117,9 @@ impl<'a, G: Game> Walk<'a, G> {
             for chunk in self.db.chunks(self.game, t)? {
                 let chunk = chunk?;
                 for step in chunk.chunks(SLICE * step_slices()) {
-                    let made = step
-                        .par_chunks(SLICE)
-                        .enumerate()
-                        .map(|(k, slice)| make(&self.rows(t, start + (k * SLICE) as u64, slice)?))
-                        .collect::<anyhow::Result<Vec<T>>>()?;
+                    let made = topitop_par::try_map_ranges(step.len(), SLICE, |range| {
+                        make(&self.rows(t, start + range.start as u64, &step[range])?)
+                    })?;
                     for m in made {
                         sink(m)?;
                     }
