@@ -3,12 +3,12 @@
 //! Generic code is compiled in the crate that names its types: each
 //! `par_iter()` pipeline in a solver or command generic over the game
 //! brought rayon's whole machinery (jobs, joins, splitting, unwinding)
-//! into every game's crate again, about half of what LLVM compiled there
-//! (`-Z dump-mono-stats` of `topitop-topple-commands`, issue 50). Here
-//! rayon is instantiated once, behind [`each`], whose work is a `dyn`
-//! call per share: callers give it shares of work (thousands of
-//! positions, a block, a tier), never single cheap items, so the
-//! indirect call costs nothing measurable. The helpers around it are
+//! into every game's crate again: two fifths of what the compiler
+//! instantiated there (`-Z dump-mono-stats` of `topitop-topple-commands`,
+//! issue 50). Here rayon is instantiated once, behind [`each`], whose
+//! work is a `dyn` call per share: callers give it shares of work
+//! (thousands of positions, a block, a tier), never single cheap items,
+//! so the indirect call costs nothing measurable. The helpers around it are
 //! small generic wrappers with no rayon inside.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
