@@ -120,17 +120,36 @@ pub fn try_each<E: Send>(n: usize, f: impl Fn(usize) -> Result<(), E> + Sync) ->
 }
 
 /// `f(k, chunk)` for each chunk `k` of `data` (of `size` items, the last
-/// perhaps fewer), the chunks on the pool.
+/// perhaps fewer), the chunks on the pool; what each returned, in order.
 ///
 /// # Panics
 /// `size` is 0.
 #[inline]
-pub fn chunks_mut<T: Send>(data: &mut [T], size: usize, f: impl Fn(usize, &mut [T]) + Sync) {
+pub fn chunks_mut<T: Send, R: Send>(
+    data: &mut [T],
+    size: usize,
+    f: impl Fn(usize, &mut [T]) -> R + Sync,
+) -> Vec<R> {
     let parts: Vec<Mutex<&mut [T]>> = data.chunks_mut(size).map(Mutex::new).collect();
-    each(parts.len(), &|k| {
-        let mut part = parts[k].lock().unwrap_or_else(PoisonError::into_inner);
-        f(k, &mut part);
-    });
+    map(parts.len(), |k| {
+        f(k, &mut parts[k].lock().unwrap_or_else(PoisonError::into_inner))
+    })
+}
+
+/// `f(item)` for every item of `items`, on the pool; once one fails,
+/// items not yet started are skipped.
+///
+/// # Errors
+/// The first error, by position in `items`, of those that ran.
+#[inline]
+pub fn try_each_mut<T: Send, E: Send>(
+    items: &mut [T],
+    f: impl Fn(&mut T) -> Result<(), E> + Sync,
+) -> Result<(), E> {
+    let items: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
+    try_each(items.len(), |k| {
+        f(&mut items[k].lock().unwrap_or_else(PoisonError::into_inner))
+    })
 }
 
 /// `f(range)` for consecutive ranges of `share` indices covering `0..len`
@@ -206,6 +225,30 @@ mod tests {
             }
         });
         assert_eq!(v, (0..1003).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn chunks_mut_returns_each_chunks_result_in_order() {
+        let mut v: Vec<u64> = (1..=10).collect();
+        let sums = chunks_mut(&mut v, 3, |_, c| c.iter().sum::<u64>());
+        assert_eq!(sums, vec![6, 15, 24, 10]);
+    }
+
+    #[test]
+    fn try_each_mut_changes_every_item_or_names_the_first_failure() {
+        let mut v: Vec<u32> = (0..100).collect();
+        assert_eq!(
+            try_each_mut(&mut v, |x| -> Result<(), u32> {
+                *x *= 2;
+                Ok(())
+            }),
+            Ok(())
+        );
+        assert_eq!(v, (0..100).map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(
+            try_each_mut(&mut v, |x| if *x == 80 { Err(*x) } else { Ok(()) }),
+            Err(80)
+        );
     }
 
     #[test]

@@ -431,6 +431,7 @@ fn solve_range<G: Tiered>(
     })?;
     Ok(shares.concat())
 }
+
 /// The record of index `i` of `tier`, from the solved child tiers.
 fn solve_one<G: Tiered>(
     game: &G,

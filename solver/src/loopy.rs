@@ -374,12 +374,7 @@ fn rounds<G: Tiered, N: Num, E: Num>(
                 }
             });
             let kept = Ranked::from_bits(size, bits);
-            let runs_in: Vec<std::sync::Mutex<&mut Run<N>>> =
-                runs.iter_mut().map(std::sync::Mutex::new).collect();
-            topitop_par::try_each(runs_in.len(), |k| {
-                let mut run = runs_in[k]
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            topitop_par::try_each_mut(&mut runs, |run| {
                 for c in &mut run.inside {
                     *c = N::from_u64(number(job, &kept, c.wide())?).ok_or_else(too_large)?;
                 }
@@ -640,21 +635,14 @@ fn spread<R: Send>(
 fn prefix_sums<E: Num>(a: &mut [E::Atomic]) {
     let block = CHUNK.max(a.len().div_ceil(rayon::current_num_threads().max(1)));
     let zero = E::from_u64(0).expect("0 fits");
-    let sums: Vec<std::sync::Mutex<E>> = (0..a.len().div_ceil(block))
-        .map(|_| std::sync::Mutex::new(zero))
-        .collect();
-    topitop_par::chunks_mut(a, block, |k, b| {
+    let sums: Vec<E> = topitop_par::chunks_mut(a, block, |_, b| {
         let mut s = zero;
         for x in b.iter_mut() {
             s = s.plus(*E::get_mut(x));
             *E::get_mut(x) = s;
         }
-        *sums[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = s;
+        s
     });
-    let sums: Vec<E> = sums
-        .into_iter()
-        .map(|s| s.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
-        .collect();
     let mut before = zero;
     let offsets: Vec<E> = sums
         .iter()

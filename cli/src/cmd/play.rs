@@ -93,11 +93,7 @@ pub fn play<G: Game>(
     let mut pos = start(game, args)?;
     let mut history = Vec::new();
     // The computer's random moves below level 10, from --seed or the clock.
-    let mut dice = Rng::new(args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    }));
+    let mut dice = Rng::new(args.seed.unwrap_or_else(Rng::clock_seed));
     let mut hints = args.hints;
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();

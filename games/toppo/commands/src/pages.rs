@@ -212,9 +212,7 @@ impl ToppoPages {
         let rules = Rules::standard(bots + 1, line).map_err(bad)?;
         let seed: u64 = match number(query, "seed")? {
             Some(s) => s,
-            None => std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64),
+            None => topitop_game_api::rng::Rng::clock_seed(),
         };
         // Bots a little apart, the first the quickest.
         let seats = std::iter::once(None)
