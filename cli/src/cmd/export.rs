@@ -26,13 +26,12 @@ mod walk;
 use std::io::Write;
 use std::path::PathBuf;
 
-use parquet::file::metadata::KeyValue;
 use topitop_db::{Facts, Reader};
 use topitop_game_api::{Game, Value};
 
 use crate::common::DbArgs;
 use crate::output::Output;
-use crate::parquet::{check_target, write_summary, MAX_ROW_GROUP_ROWS, ROW_GROUP_ROWS};
+use crate::parquet::{check_target, write_summary, KeyValue, MAX_ROW_GROUP_ROWS, ROW_GROUP_ROWS};
 use walk::Walk;
 
 /// What a game adds to the export: its own columns, how its tiers are

@@ -11,15 +11,14 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use anyhow::Context;
-use parquet::data_type::ByteArray;
-use parquet::file::metadata::KeyValue;
 use rayon::prelude::*;
 use topitop_game_api::{Game, Value};
 
 use super::walk::{Row, Walk};
 use super::Extras;
 use crate::parquet::{
-    field, properties, schema, value_names, Chunk, Column, FileWriter, Kind, Nullable, Strings, Values,
+    field, properties, schema, value_names, ByteArray, Chunk, Column, FileWriter, KeyValue, Kind, Nullable,
+    Strings, Values,
 };
 
 /// The most row groups gathered before they are encoded together: the
@@ -163,21 +162,21 @@ impl<'w, W: Write> Table<'w, W> {
             (Tiers::Names(names), Kind::Text)
         };
         let mut fields = vec![
-            field("position", Kind::Text, false)?,
-            field("tier", tier_kind, false)?,
-            field("value", Kind::Text, false)?,
-            field("remoteness", Kind::U16, true)?,
+            field("position", Kind::Text, false),
+            field("tier", tier_kind, false),
+            field("value", Kind::Text, false),
+            field("remoteness", Kind::U16, true),
         ];
         for name in extras {
-            fields.push(field(name, Kind::U8, false)?);
+            fields.push(field(name, Kind::U8, false));
         }
         if canonical {
-            fields.push(field("canonical", Kind::Text, false)?);
+            fields.push(field("canonical", Kind::Text, false));
         }
         if reachable {
-            fields.push(field("reachable", Kind::Bool, false)?);
+            fields.push(field("reachable", Kind::Bool, false));
         }
-        let writer = FileWriter::new(schema(fields)?, properties(metadata, true, group_rows))?;
+        let writer = FileWriter::new(schema(fields)?, properties(metadata, true))?;
         Ok(Table {
             out,
             file: File {
@@ -253,7 +252,7 @@ impl File {
     fn encode(&self, rows: Group) -> anyhow::Result<Vec<Chunk>> {
         let n = rows.values.len();
         let columns = self.columns(rows);
-        let writers = self.writer.chunk_writers();
+        let writers = self.writer.chunk_writers()?;
         anyhow::ensure!(
             writers.len() == columns.len(),
             "{} Parquet column writers for {} columns",

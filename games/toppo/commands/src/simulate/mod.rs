@@ -11,9 +11,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use parquet::file::metadata::KeyValue;
 use rayon::prelude::*;
 use topitop_cli::output::Output;
+use topitop_cli::parquet::KeyValue;
 use topitop_cli::progress::CountBar;
 use topitop_cli::report::{Report, Series};
 use topitop_toppo::sim::{game_seed, play, Bot, Matching, Outcome, MAX_BOT_MS};

@@ -5,9 +5,8 @@
 
 use std::io::Write;
 
-use parquet::file::metadata::KeyValue;
 use topitop_cli::parquet::{
-    field, properties, schema, ChunkWriter, FileWriter, Kind, Values, ROW_GROUP_ROWS,
+    field, properties, schema, ChunkWriter, FileWriter, KeyValue, Kind, Values, ROW_GROUP_ROWS,
 };
 use topitop_toppo::sim::{Bot, Outcome};
 
@@ -180,11 +179,11 @@ impl<W: Write> ParquetRows<W> {
             .iter()
             .zip(kinds)
             .map(|(n, k)| field(n, k, false))
-            .collect::<anyhow::Result<_>>()?;
-        let file = FileWriter::new(schema(fields)?, properties(metadata, false, ROW_GROUP_ROWS))?;
+            .collect();
+        let file = FileWriter::new(schema(fields)?, properties(metadata, false))?;
         Ok(ParquetRows {
             out,
-            group: file.chunk_writers(),
+            group: file.chunk_writers()?,
             file,
             group_rows: 0,
             batch: Batch::default(),
@@ -247,7 +246,7 @@ impl<W: Write> ParquetRows<W> {
     /// Appends the row group to the file and moves the bytes to the
     /// output.
     fn close_group(&mut self) -> anyhow::Result<()> {
-        let writers = std::mem::replace(&mut self.group, self.file.chunk_writers());
+        let writers = std::mem::replace(&mut self.group, self.file.chunk_writers()?);
         let chunks = writers
             .into_iter()
             .map(ChunkWriter::finish)
