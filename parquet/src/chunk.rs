@@ -8,7 +8,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use anyhow::Context;
 
 use crate::encode::{delta_byte_array, rle, width};
-use crate::thrift::Writer;
+use crate::thrift::{Writer, LIST_BINARY, LIST_BOOL, LIST_I64};
 use crate::{ByteArray, Field, Kind, Values};
 
 /// Rows in a data page at most, and its encoded bytes at most (checked
@@ -200,8 +200,36 @@ struct Encoder<T: Physical> {
     bytes: usize,
     /// DELTA_BYTE_ARRAY instead of PLAIN.
     delta: bool,
+    /// The data pages written, for the chunk's statistics and its column
+    /// index.
+    written: Vec<PageStats<T>>,
+}
+
+/// A data page's least and greatest values (none in a page of nulls),
+/// and its nulls.
+struct PageStats<T> {
     least: Option<T>,
     greatest: Option<T>,
+    values: usize,
+    nulls: usize,
+}
+
+/// The least and greatest of `values` in their type's order, leaving
+/// out values outside it (NaN).
+fn extremes<'a, T: Physical + 'a>(values: impl Iterator<Item = &'a T>) -> (Option<T>, Option<T>) {
+    let (mut least, mut greatest): (Option<&T>, Option<&T>) = (None, None);
+    for v in values {
+        if v.order(v).is_none() {
+            continue;
+        }
+        if least.is_none_or(|m| v.order(m) == Some(Ordering::Less)) {
+            least = Some(v);
+        }
+        if greatest.is_none_or(|m| v.order(m) == Some(Ordering::Greater)) {
+            greatest = Some(v);
+        }
+    }
+    (least.cloned(), greatest.cloned())
 }
 
 /// What a chunk's pages share, whatever the type of its values.
@@ -219,6 +247,8 @@ struct Pages {
     uncompressed: u64,
     compressed: u64,
     encodings: Vec<i32>,
+    /// Each data page's offset in `data`, size and first row.
+    locations: Vec<(u64, i32, i64)>,
     /// Rows (values and nulls) and nulls of the chunk.
     total: u64,
     nulls: u64,
@@ -268,6 +298,9 @@ impl Pages {
             h.i32(4, code::RLE);
             h.end();
         })?;
+        let first = i64::try_from(self.total)? - i64::from(rows);
+        self.locations
+            .push((self.data.len() as u64, size(page.len())?, first));
         self.data.extend_from_slice(&page);
         self.uses(encoding);
         self.levels.clear();
@@ -299,8 +332,7 @@ impl<T: Physical> Encoder<T> {
             values: Vec::new(),
             bytes: 0,
             delta,
-            least: None,
-            greatest: None,
+            written: Vec::new(),
         }
     }
 
@@ -361,9 +393,6 @@ impl<T: Physical> Encoder<T> {
                 d.values.push(v.clone());
                 d.bytes += v.plain_len();
                 self.keys.push(key);
-                // A value enters the dictionary once, and the statistics
-                // see it then.
-                self.observe(v);
                 return Ok(());
             }
             // The values are mostly different: the pages so far keep
@@ -373,28 +402,7 @@ impl<T: Physical> Encoder<T> {
         }
         self.bytes += v.plain_len();
         self.values.push(v.clone());
-        self.observe(v);
         Ok(())
-    }
-
-    fn observe(&mut self, v: &T) {
-        if v.order(v).is_none() {
-            return;
-        }
-        if self
-            .least
-            .as_ref()
-            .is_none_or(|m| v.order(m) == Some(Ordering::Less))
-        {
-            self.least = Some(v.clone());
-        }
-        if self
-            .greatest
-            .as_ref()
-            .is_none_or(|m| v.order(m) == Some(Ordering::Greater))
-        {
-            self.greatest = Some(v.clone());
-        }
     }
 
     fn write_dictionary(&mut self, pages: &mut Pages) -> anyhow::Result<()> {
@@ -427,6 +435,27 @@ impl<T: Physical> Encoder<T> {
 
     /// Writes the current page, even empty.
     fn page(&mut self, pages: &mut Pages) -> anyhow::Result<()> {
+        let (least, greatest, values) = match &self.dictionary {
+            Some(d) => {
+                // Each value of the page once: its keys, then their values.
+                let mut used = vec![false; d.values.len()];
+                for &k in &self.keys {
+                    used[k as usize] = true;
+                }
+                let (l, g) = extremes(d.values.iter().zip(used).filter(|(_, u)| *u).map(|(v, _)| v));
+                (l, g, self.keys.len())
+            }
+            None => {
+                let (l, g) = extremes(self.values.iter());
+                (l, g, self.values.len())
+            }
+        };
+        self.written.push(PageStats {
+            least,
+            greatest,
+            values,
+            nulls: pages.rows - values,
+        });
         let mut body = Vec::with_capacity(self.bytes + 64);
         if pages.nullable {
             let mut levels = Vec::new();
@@ -462,17 +491,76 @@ impl<T: Physical> Encoder<T> {
             self.page(pages)?;
         }
         self.write_dictionary(pages)?;
+        let (least, _) = extremes(self.written.iter().filter_map(|p| p.least.as_ref()));
+        let (_, greatest) = extremes(self.written.iter().filter_map(|p| p.greatest.as_ref()));
         Ok(Statistics {
-            least: self.least.as_ref().map(T::stat),
-            greatest: self.greatest.as_ref().map(T::stat),
+            least: least.as_ref().map(T::stat),
+            greatest: greatest.as_ref().map(T::stat),
+            column_index: self.column_index(),
         })
+    }
+
+    /// The chunk's column index (each data page's least and greatest
+    /// values and nulls, which let a reader skip pages), or none when a
+    /// page has values but none in order (NaN only).
+    fn column_index(&self) -> Option<Vec<u8>> {
+        let pages = &self.written;
+        if pages.iter().any(|p| p.values > 0 && p.least.is_none()) {
+            return None;
+        }
+        let filled: Vec<&PageStats<T>> = pages.iter().filter(|p| p.least.is_some()).collect();
+        let rises = |get: fn(&PageStats<T>) -> &Option<T>, want: Ordering| {
+            filled.windows(2).all(|w| {
+                let (a, b) = (get(w[0]).as_ref(), get(w[1]).as_ref());
+                a.zip(b)
+                    .and_then(|(a, b)| a.order(b))
+                    .is_some_and(|o| o == want || o == Ordering::Equal)
+            })
+        };
+        fn least<T>(p: &PageStats<T>) -> &Option<T> {
+            &p.least
+        }
+        fn greatest<T>(p: &PageStats<T>) -> &Option<T> {
+            &p.greatest
+        }
+        // BoundaryOrder: 1 ascending, 2 descending, 0 neither.
+        let order = if rises(least::<T>, Ordering::Less) && rises(greatest::<T>, Ordering::Less) {
+            1
+        } else if rises(least::<T>, Ordering::Greater) && rises(greatest::<T>, Ordering::Greater) {
+            2
+        } else {
+            0
+        };
+        let mut w = Writer::default();
+        w.open();
+        w.list(1, LIST_BOOL, pages.len());
+        for p in pages {
+            w.element_bool(p.values == 0);
+        }
+        w.list(2, LIST_BINARY, pages.len());
+        for p in pages {
+            w.element_binary(&p.least.as_ref().map(T::stat).unwrap_or_default());
+        }
+        w.list(3, LIST_BINARY, pages.len());
+        for p in pages {
+            w.element_binary(&p.greatest.as_ref().map(T::stat).unwrap_or_default());
+        }
+        w.i32(4, order);
+        w.list(5, LIST_I64, pages.len());
+        for p in pages {
+            w.element_i64(p.nulls as i64);
+        }
+        w.end();
+        Some(w.into_bytes())
     }
 }
 
-/// A chunk's least and greatest values, as the footer holds them.
+/// A chunk's least and greatest values, as the footer holds them, and
+/// its column index.
 pub(crate) struct Statistics {
     pub least: Option<Vec<u8>>,
     pub greatest: Option<Vec<u8>>,
+    pub column_index: Option<Vec<u8>>,
 }
 
 /// A [`ChunkWriter`]'s encoder, by the column's physical type.
@@ -513,6 +601,8 @@ pub(crate) struct ChunkMeta {
     pub data_offset: u64,
     pub dictionary_offset: Option<u64>,
     pub statistics: Statistics,
+    /// Each data page's offset from the chunk's start, size and first row.
+    pub locations: Vec<(u64, i32, i64)>,
 }
 
 impl ChunkWriter {
@@ -549,6 +639,7 @@ impl ChunkWriter {
                 uncompressed: 0,
                 compressed: 0,
                 encodings: vec![code::RLE],
+                locations: Vec::new(),
                 total: 0,
                 nulls: 0,
             },
@@ -620,6 +711,11 @@ impl ChunkWriter {
                 data_offset,
                 dictionary_offset: (data_offset > 0).then_some(0),
                 statistics,
+                locations: pages
+                    .locations
+                    .iter()
+                    .map(|&(at, size, first)| (data_offset + at, size, first))
+                    .collect(),
             },
         })
     }

@@ -125,14 +125,58 @@ impl FileWriter {
     /// # Errors
     /// Writing `out` failed.
     pub fn finish(mut self, out: &mut impl Write) -> anyhow::Result<()> {
-        let footer = self.footer()?;
+        let indexes = self.write_indexes()?;
+        let footer = self.footer(&indexes)?;
         self.spool.extend_from_slice(&footer);
         self.spool.extend_from_slice(&(footer.len() as u32).to_le_bytes());
         self.spool.extend_from_slice(MAGIC);
         self.drain(out)
     }
 
-    fn footer(&self) -> anyhow::Result<Vec<u8>> {
+    /// Writes the page indexes after the row groups, every chunk's column
+    /// index then every chunk's offset index, as other writers place them,
+    /// and gives where each is, a row group's chunks in order.
+    fn write_indexes(&mut self) -> anyhow::Result<Vec<Vec<Indexes>>> {
+        let mut found: Vec<Vec<Indexes>> = Vec::with_capacity(self.groups.len());
+        for g in &self.groups {
+            let mut chunks = Vec::with_capacity(g.chunks.len());
+            for (_, c) in &g.chunks {
+                let column = c.statistics.column_index.as_ref().map(|bytes| {
+                    let at = self.offset;
+                    self.spool.extend_from_slice(bytes);
+                    self.offset += bytes.len() as u64;
+                    (at, bytes.len())
+                });
+                chunks.push(Indexes {
+                    column,
+                    offset: (0, 0),
+                });
+            }
+            found.push(chunks);
+        }
+        for (g, chunks) in self.groups.iter().zip(&mut found) {
+            for ((start, c), found) in g.chunks.iter().zip(chunks) {
+                let mut w = Writer::default();
+                w.open();
+                w.list(1, STRUCT, c.locations.len());
+                for &(at, size, first) in &c.locations {
+                    w.open();
+                    w.i64(1, i64::try_from(start + at)?);
+                    w.i32(2, size);
+                    w.i64(3, first);
+                    w.end();
+                }
+                w.end();
+                let bytes = w.into_bytes();
+                found.offset = (self.offset, bytes.len());
+                self.offset += bytes.len() as u64;
+                self.spool.extend_from_slice(&bytes);
+            }
+        }
+        Ok(found)
+    }
+
+    fn footer(&self, indexes: &[Vec<Indexes>]) -> anyhow::Result<Vec<u8>> {
         let fields = &self.schema.fields;
         let mut w = Writer::default();
         w.open();
@@ -173,8 +217,8 @@ impl FileWriter {
         let rows: u64 = self.groups.iter().map(|g| g.rows).sum();
         w.i64(3, i64::try_from(rows)?);
         w.list(4, STRUCT, self.groups.len());
-        for g in &self.groups {
-            row_group(&mut w, g)?;
+        for (g, indexes) in self.groups.iter().zip(indexes) {
+            row_group(&mut w, g, indexes)?;
         }
         if !self.props.metadata.is_empty() {
             w.list(5, STRUCT, self.props.metadata.len());
@@ -223,10 +267,16 @@ fn types(kind: Kind) -> (i32, Option<i32>, Logical) {
     }
 }
 
-fn row_group(w: &mut Writer, g: &RowGroup) -> anyhow::Result<()> {
+/// Where a chunk's page indexes are in the file: offset and length.
+struct Indexes {
+    column: Option<(u64, usize)>,
+    offset: (u64, usize),
+}
+
+fn row_group(w: &mut Writer, g: &RowGroup, indexes: &[Indexes]) -> anyhow::Result<()> {
     w.open();
     w.list(1, STRUCT, g.chunks.len());
-    for (start, c) in &g.chunks {
+    for ((start, c), index) in g.chunks.iter().zip(indexes) {
         w.open();
         // The deprecated offset of the chunk's metadata in the file: the
         // metadata is in the footer only, so 0, as other writers do.
@@ -255,6 +305,12 @@ fn row_group(w: &mut Writer, g: &RowGroup) -> anyhow::Result<()> {
         }
         w.end();
         w.end();
+        w.i64(4, i64::try_from(index.offset.0)?);
+        w.i32(5, i32::try_from(index.offset.1)?);
+        if let Some((at, len)) = index.column {
+            w.i64(6, i64::try_from(at)?);
+            w.i32(7, i32::try_from(len)?);
+        }
         w.end();
     }
     let uncompressed: u64 = g.chunks.iter().map(|(_, c)| c.uncompressed).sum();

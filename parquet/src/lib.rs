@@ -11,6 +11,9 @@
 //! - definition levels of optional columns in the RLE/bit-packing hybrid;
 //! - each column chunk's statistics (nulls, least and greatest value in
 //!   the order of its logical type) and the type-defined column order;
+//! - the page index: each chunk's column index (every data page's least
+//!   and greatest values and nulls) and offset index (where each page is
+//!   and its first row), after the row groups;
 //! - the physical and logical types (with the older converted types) of
 //!   [`Kind`], and key-value metadata.
 //!

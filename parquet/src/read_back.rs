@@ -5,8 +5,9 @@
 use bytes::Bytes;
 use parquet::basic::{Encoding, LogicalType, Type as PhysicalType};
 use parquet::column::page::Page;
+use parquet::file::page_index::column_index::ColumnIndexMetaData;
 use parquet::file::reader::{FileReader, RowGroupReader};
-use parquet::file::serialized_reader::SerializedFileReader;
+use parquet::file::serialized_reader::{ReadOptionsBuilder, SerializedFileReader};
 use parquet::file::statistics::Statistics;
 use parquet::record::Field as Cell;
 
@@ -146,7 +147,8 @@ fn every_row_and_what_the_footer_says() {
     }
     file.finish(&mut out).unwrap();
 
-    let reader = SerializedFileReader::new(Bytes::from(out)).unwrap();
+    let options = ReadOptionsBuilder::new().with_page_index().build();
+    let reader = SerializedFileReader::new_with_options(Bytes::from(out), options).unwrap();
     let meta = reader.metadata();
     assert_eq!(meta.file_metadata().num_rows(), 90_000);
     let kv = meta.file_metadata().key_value_metadata().unwrap();
@@ -230,6 +232,38 @@ fn every_row_and_what_the_footer_says() {
     let nothing = stats(2, 7);
     assert_eq!(nothing.null_count_opt(), Some(39_997));
     assert!(nothing.min_bytes_opt().is_none());
+
+    // The page index: where each page is and what it holds.
+    let index = meta.page_index_for_row_group(0);
+    let ids = index.offset_index(0).unwrap().page_locations();
+    let firsts: Vec<i64> = ids.iter().map(|p| p.first_row_index).collect();
+    assert_eq!(firsts, [0, 20_000, 40_000]);
+    let chunk = meta.row_group(0).column(0);
+    assert_eq!(ids[0].offset, chunk.data_page_offset());
+    let sizes: i64 = ids.iter().map(|p| i64::from(p.compressed_page_size)).sum();
+    assert_eq!(
+        ids[0].offset + sizes,
+        chunk.byte_range().0 as i64 + chunk.compressed_size()
+    );
+    match index.column_index(0).unwrap() {
+        ColumnIndexMetaData::INT64(c) => {
+            let least: Vec<i64> = (0..3).map(|p| *c.min_value(p).unwrap()).collect();
+            let greatest: Vec<i64> = (0..3).map(|p| *c.max_value(p).unwrap()).collect();
+            assert_eq!(least, [0, 60_000, 120_000]);
+            assert_eq!(greatest, [59_997, 119_997, 149_997]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(index.column_index(0).unwrap().is_sorted());
+    match index.column_index(2).unwrap() {
+        ColumnIndexMetaData::INT32(c) => {
+            assert_eq!(c.null_count(0), Some(6_667));
+            assert_eq!((c.min_value(1), c.max_value(1)), (Some(&0), Some(&199)));
+        }
+        other => panic!("{other:?}"),
+    }
+    let nothing = index.column_index(7).unwrap();
+    assert!((0..3).all(|p| nothing.is_null_page(p)));
 }
 
 #[test]

@@ -20,6 +20,10 @@ pub const STRUCT: u8 = 12;
 pub const LIST_I32: u8 = I32;
 /// The element type of a list of strings.
 pub const LIST_BINARY: u8 = BINARY;
+/// The element type of a list of `i64`.
+pub const LIST_I64: u8 = I64;
+/// The element type of a list of booleans.
+pub const LIST_BOOL: u8 = TRUE;
 
 /// A compact-protocol encoder writing into a buffer.
 #[derive(Default)]
@@ -127,6 +131,17 @@ impl Writer {
     /// A list element: an `i32`.
     pub fn element_i32(&mut self, v: i32) {
         varint(&mut self.out, zigzag(i64::from(v)));
+    }
+
+    /// A list element: an `i64`.
+    pub fn element_i64(&mut self, v: i64) {
+        varint(&mut self.out, zigzag(v));
+    }
+
+    /// A list element: a boolean, a byte of its own in a list (1 true,
+    /// 2 false).
+    pub fn element_bool(&mut self, v: bool) {
+        self.out.push(if v { TRUE } else { FALSE });
     }
 
     /// A list element: bytes.
