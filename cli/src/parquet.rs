@@ -1,6 +1,6 @@
 //! What every game's Parquet export shares: the value dictionary, the
 //! writer's settings, the summary table, the check that a binary file
-//! does not go to a terminal, and the low-level writing all tables use.
+//! does not go to a terminal, and the writer's types, re-exported.
 //!
 //! The files are written by `topitop-parquet`: each column chunk is
 //! encoded into memory by a [`ChunkWriter`], on whichever thread has the

@@ -17,6 +17,10 @@ use crate::{ByteArray, Field, Kind, Values};
 const PAGE_ROWS: usize = 20_000;
 const PAGE_BYTES: usize = 1 << 20;
 
+/// zstd's level for every page: several times smaller than uncompressed
+/// at little cost.
+const ZSTD_LEVEL: i32 = 1;
+
 /// A column chunk's dictionary past this many bytes is given up and the
 /// rest of the chunk written PLAIN: its values are mostly different.
 const DICTIONARY_BYTES: usize = 1 << 20;
@@ -249,9 +253,8 @@ struct Pages {
     encodings: Vec<i32>,
     /// Each data page's offset in `data`, size and first row.
     locations: Vec<(u64, i32, i64)>,
-    /// Rows (values and nulls) and nulls of the chunk.
+    /// Rows of the chunk, values and nulls.
     total: u64,
-    nulls: u64,
 }
 
 impl Pages {
@@ -366,8 +369,6 @@ impl<T: Physical> Encoder<T> {
             if present {
                 self.push(pages, &values[next])?;
                 next += 1;
-            } else {
-                pages.nulls += 1;
             }
             if levels.is_some() {
                 pages.levels.push(u32::from(present));
@@ -496,6 +497,7 @@ impl<T: Physical> Encoder<T> {
         Ok(Statistics {
             least: least.as_ref().map(T::stat),
             greatest: greatest.as_ref().map(T::stat),
+            nulls: self.written.iter().map(|p| p.nulls as u64).sum(),
             column_index: self.column_index(),
         })
     }
@@ -555,11 +557,12 @@ impl<T: Physical> Encoder<T> {
     }
 }
 
-/// A chunk's least and greatest values, as the footer holds them, and
-/// its column index.
+/// A chunk's least and greatest values and its nulls, as the footer
+/// holds them, and its column index.
 pub(crate) struct Statistics {
     pub least: Option<Vec<u8>>,
     pub greatest: Option<Vec<u8>>,
+    pub nulls: u64,
     pub column_index: Option<Vec<u8>>,
 }
 
@@ -595,7 +598,6 @@ pub(crate) struct ChunkMeta {
     pub physical: i32,
     pub encodings: Vec<i32>,
     pub rows: u64,
-    pub nulls: u64,
     pub uncompressed: u64,
     pub compressed: u64,
     pub data_offset: u64,
@@ -606,10 +608,10 @@ pub(crate) struct ChunkMeta {
 }
 
 impl ChunkWriter {
-    /// A chunk of column `column` (its place in the schema), `field`,
-    /// compressed at zstd `level`; dictionary encoded unless `delta`
+    /// A chunk of column `column` (its place in the schema), `field`;
+    /// dictionary encoded unless `delta`
     /// (text columns only) or a boolean column.
-    pub(crate) fn new(column: usize, field: &Field, level: i32, delta: bool) -> anyhow::Result<ChunkWriter> {
+    pub(crate) fn new(column: usize, field: &Field, delta: bool) -> anyhow::Result<ChunkWriter> {
         let dictionary = !delta && field.kind != Kind::Bool;
         anyhow::ensure!(
             !delta || field.kind == Kind::Text,
@@ -623,8 +625,7 @@ impl ChunkWriter {
             Kind::Bool => Typed::Bool(Encoder::new(false, false)),
             Kind::F64 => Typed::Double(Encoder::new(dictionary, false)),
         };
-        let compressor = zstd::bulk::Compressor::new(level)
-            .with_context(|| format!("cannot start zstd at level {level}"))?;
+        let compressor = zstd::bulk::Compressor::new(ZSTD_LEVEL).context("cannot start zstd")?;
         Ok(ChunkWriter {
             column,
             kind: field.kind,
@@ -641,7 +642,6 @@ impl ChunkWriter {
                 encodings: vec![code::RLE],
                 locations: Vec::new(),
                 total: 0,
-                nulls: 0,
             },
             typed,
         })
@@ -705,7 +705,6 @@ impl ChunkWriter {
                 physical,
                 encodings: pages.encodings,
                 rows: pages.total,
-                nulls: pages.nulls,
                 uncompressed: pages.uncompressed,
                 compressed: pages.compressed,
                 data_offset,

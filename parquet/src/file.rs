@@ -68,7 +68,7 @@ impl FileWriter {
             .fields
             .iter()
             .enumerate()
-            .map(|(i, f)| ChunkWriter::new(i, f, self.props.level, self.props.delta.contains(&f.name)))
+            .map(|(i, f)| ChunkWriter::new(i, f, self.props.delta.contains(&f.name)))
             .collect()
     }
 
@@ -298,7 +298,7 @@ fn row_group(w: &mut Writer, g: &RowGroup, indexes: &[Indexes]) -> anyhow::Resul
             w.i64(11, i64::try_from(start + d)?);
         }
         w.begin(12);
-        w.i64(3, i64::try_from(c.nulls)?);
+        w.i64(3, i64::try_from(c.statistics.nulls)?);
         if let (Some(least), Some(greatest)) = (&c.statistics.least, &c.statistics.greatest) {
             w.binary(5, greatest);
             w.binary(6, least);

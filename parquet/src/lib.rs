@@ -109,23 +109,19 @@ impl KeyValue {
     }
 }
 
-/// How a file is written: its metadata, the zstd level of its pages, and
-/// the text columns written as DELTA_BYTE_ARRAY rather than with a
+/// How a file is written: its metadata and the text columns written as DELTA_BYTE_ARRAY rather than with a
 /// dictionary.
 #[derive(Clone, Debug)]
 pub struct Properties {
     metadata: Vec<KeyValue>,
-    level: i32,
     delta: Vec<String>,
 }
 
 impl Properties {
-    /// zstd level 1 (several times smaller than uncompressed at little
-    /// cost), dictionaries for every column, and `metadata`.
+    /// Dictionaries for every column (but booleans), and `metadata`.
     pub fn new(metadata: Vec<KeyValue>) -> Properties {
         Properties {
             metadata,
-            level: 1,
             delta: Vec::new(),
         }
     }
