@@ -66,6 +66,8 @@ enum Command {
     Play(cmd::play::Args),
     /// A position's symmetry-class representative: the key of its row in a database and its exports.
     Canonical(cmd::canonical::Args),
+    /// Play random games and check every position and move against the game interface's contract.
+    Check(cmd::check::Args),
     /// Serve GamesmanUni's API (games, variants, positions, instructions) over HTTP.
     Serve(cmd::serve::Args),
 }
@@ -101,6 +103,7 @@ impl Command {
             Command::Show(a) => (&a.rules, None),
             Command::Solve(a) => (&a.rules, None),
             Command::Canonical(a) => (&a.rules, None),
+            Command::Check(a) => (&a.rules, None),
             Command::Verify(a) => (&a.db.rules, a.db.db.as_deref()),
             Command::Query(a) => (&a.db.rules, a.db.db.as_deref()),
             Command::Export(a) => (&a.db.rules, a.db.db.as_deref()),
@@ -127,6 +130,7 @@ impl Command {
             Command::Crosscheck(a) => game.crosscheck(a),
             Command::Play(a) => game.play(a),
             Command::Canonical(a) => game.canonical(a),
+            Command::Check(a) => game.check(a),
             Command::Serve(a) => cmd::serve::run(games, a),
         }
     }

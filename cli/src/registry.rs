@@ -3,11 +3,10 @@
 //! behind the game interface. The binary lists them, one line a game; this
 //! crate names none.
 
-use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::Arc;
 
-use topitop_game_api::{GameOption, Registered};
+use topitop_game_api::{conformance, GameOption, Registered};
 
 use crate::cmd;
 use crate::common::DbArgs;
@@ -74,6 +73,12 @@ pub trait Commands {
     /// # Errors
     /// Those of the command.
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()>;
+    /// `check` for this game: random games put through the game
+    /// interface's conformance check.
+    ///
+    /// # Errors
+    /// Those of the command, a failed check among them.
+    fn check(&self, args: cmd::check::Args) -> anyhow::Result<()>;
     /// `crosscheck`: two databases of the game compared, or one with an
     /// upstream program's files, where the game has them.
     ///
@@ -99,12 +104,75 @@ pub trait Commands {
 pub type Shelved = Arc<dyn topitop_serve::catalog::Shelf>;
 
 /// The [`Commands`] of a game behind the game interface: every command is
-/// the generic one of [`crate::cmd`].
-pub fn tiered<G: Registered + 'static>() -> Box<dyn Commands> {
-    Box::new(TieredCommands::<G>(PhantomData))
+/// the generic one of [`crate::cmd`], but those the game brings its own
+/// of, declared on the value returned ([`TieredCommands::solver`],
+/// [`TieredCommands::verifier`], [`TieredCommands::options`]). Box it for
+/// the binary's list with [`TieredCommands::boxed`].
+///
+/// # Panics
+/// A game whose [`Game::name`](topitop_game_api::Game::name) is not its
+/// [`Registered::NAME`]: the game is written wrong, and its files and
+/// addresses would carry one name and the command line another.
+pub fn tiered<G: Registered + 'static>() -> TieredCommands<G> {
+    if let Ok(default) = G::from_options(&topitop_game_api::Options::new()) {
+        assert_eq!(default.name(), G::NAME, "Game::name and Registered::NAME differ");
+    }
+    let mut options = G::OPTIONS.to_vec();
+    options.push(cmd::solve::NO_SYMMETRY);
+    TieredCommands {
+        options,
+        solve: None,
+        verify: None,
+    }
 }
 
-struct TieredCommands<G>(PhantomData<fn() -> G>);
+/// A game's own `solve`: the game, and the command's arguments.
+pub type SolveFn<G> = fn(G, cmd::solve::Args) -> anyhow::Result<()>;
+
+/// A game's own `verify` of the database files it tells by `holds`: the
+/// game, the file, and the command's arguments.
+pub struct VerifyFn<G> {
+    /// True for a file this verifies; the generic check takes the rest.
+    pub holds: fn(&Path) -> bool,
+    /// The check.
+    pub run: fn(G, &Path, cmd::verify::Args) -> anyhow::Result<()>,
+}
+
+/// The commands of a game behind the game interface ([`tiered`]).
+pub struct TieredCommands<G> {
+    options: Vec<GameOption>,
+    solve: Option<SolveFn<G>>,
+    verify: Option<VerifyFn<G>>,
+}
+
+impl<G: Registered + 'static> TieredCommands<G> {
+    /// The options offered: by default the game's own and the generic
+    /// solver's flags; a game with its own solver names its own.
+    #[must_use]
+    pub fn options(mut self, options: Vec<GameOption>) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The game's own solver in place of the generic one.
+    #[must_use]
+    pub fn solver(mut self, solve: SolveFn<G>) -> Self {
+        self.solve = Some(solve);
+        self
+    }
+
+    /// The game's own check of the files its solver writes.
+    #[must_use]
+    pub fn verifier(mut self, verify: VerifyFn<G>) -> Self {
+        self.verify = Some(verify);
+        self
+    }
+
+    /// For the binary's list of games.
+    pub fn boxed(self) -> Box<dyn Commands> {
+        Box::new(self)
+    }
+}
 
 /// The game `args` select.
 ///
@@ -145,11 +213,8 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
-    /// The game's own, and the flags of the generic solver.
     fn options(&self) -> Vec<GameOption> {
-        let mut options = G::OPTIONS.to_vec();
-        options.push(cmd::solve::NO_SYMMETRY);
-        options
+        self.options.clone()
     }
     fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
         cmd::perft::run(game::<G>(&args.rules)?, args)
@@ -158,11 +223,30 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
         cmd::show::run(game::<G>(&args.rules)?, args)
     }
     fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
-        cmd::solve::run(game::<G>(&args.rules)?, args)
+        let game = game::<G>(&args.rules)?;
+        match self.solve {
+            Some(own) => own(game, args),
+            None => cmd::solve::run(game, args),
+        }
     }
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
         let game = game_of_db::<G>(&args.db)?;
+        if let Some(own) = &self.verify {
+            let path = args
+                .db
+                .db
+                .clone()
+                .unwrap_or_else(|| cmd::db_path(&game, &args.db.dir));
+            if (own.holds)(&path) {
+                return (own.run)(game, &path, args);
+            }
+        }
         cmd::verify::run(&game, &cmd::open(&game, &args.db)?, args)
+    }
+    fn check(&self, args: cmd::check::Args) -> anyhow::Result<()> {
+        let game = game::<G>(&args.rules)?;
+        let title = format!("{} {}", G::NAME, game.variant());
+        cmd::check::run(&title, &args, |s| conformance::check_registered(&game, s))
     }
     fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
         cmd::query::run(game_of_db::<G>(&args.db)?, args)

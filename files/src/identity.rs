@@ -1,4 +1,11 @@
 //! An output is never one of the inputs it is made from.
+//!
+//! Whether two paths are one file is told from their metadata (device and
+//! inode), never by opening them: the `same-file` crate (ripgrep's) opens
+//! both paths to compare handles, and opening a FIFO for reading blocks
+//! until something writes to it, so `-o fifo` beside an input would hang
+//! the command before it said a word (tools/tests/it/hostile.rs gives
+//! FIFOs for every file argument).
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;

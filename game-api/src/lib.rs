@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
+pub mod conformance;
 mod options;
 pub mod rank;
 mod record;

@@ -25,7 +25,7 @@ fn main() -> ExitCode {
             topitop_topolo_solved::commands(),
             topitop_topple_commands::commands(),
             #[cfg(feature = "toy")]
-            topitop_cli::registry::tiered::<topitop_tictactoe::TicTacToe>(),
+            topitop_cli::registry::tiered::<topitop_tictactoe::TicTacToe>().boxed(),
         ])
         // Toppo: no solver serves it; its own commands and pages.
         .with_tools(vec![topitop_toppo_commands::tool()]),

@@ -4,6 +4,7 @@
 //! [`Commands`](crate::registry::Commands) itself).
 
 pub mod canonical;
+pub mod check;
 pub mod crosscheck;
 pub mod export;
 pub mod perft;

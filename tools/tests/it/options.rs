@@ -45,6 +45,7 @@ fn help_lists_every_game_with_its_options() {
         "stats",
         "play",
         "canonical",
+        "check",
     ] {
         let o = topitop(&[command, "--help"]);
         assert!(o.status.success(), "{command}");

@@ -69,6 +69,15 @@ impl Commands for Topitop {
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         canonical::run(args)
     }
+    /// Against the game interface's contract: Topitop's ranks are its
+    /// own store's, checked by its own tests, so the rules alone here.
+    fn check(&self, args: cmd::check::Args) -> anyhow::Result<()> {
+        let rules = args.rules.rules()?;
+        let title = format!("topitop {}", topitop_game_api::Game::variant(&rules));
+        cmd::check::run(&title, &args, |s| {
+            topitop_game_api::conformance::check_game(&rules, s)
+        })
+    }
     fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
         crosscheck::run(args)
     }

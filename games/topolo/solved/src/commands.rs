@@ -8,9 +8,9 @@ use std::io::Write;
 use topitop_cli::cmd;
 use topitop_cli::cmd::solve::{run_solver, Kept, Needs, Solved, Solver, Target};
 use topitop_cli::progress::CountBar;
-use topitop_cli::registry::{game, game_of_db, tiered, Commands, Shelved};
+use topitop_cli::registry::{tiered, Commands, VerifyFn};
 use topitop_db::packed::{write_packed, write_packed_streamed, PackedDb, PackedHeader};
-use topitop_game_api::{Game, GameOption, Registered};
+use topitop_game_api::{Game, Registered};
 use topitop_topolo::layout::Layout;
 use topitop_topolo::Topolo;
 
@@ -18,79 +18,35 @@ use crate::plan::{estimate, Plan, Store};
 use crate::units;
 use topitop_cli::distributed::{Memory, Unit, Units};
 
-/// Topolo's commands, for the binary's list of games.
+/// Topolo's commands, for the binary's list of games: the generic ones
+/// but its own solver, and its own check of the files that solver writes.
+/// Its solver solves one position per symmetry class only, so none of
+/// the generic solver's flags are offered.
 pub fn commands() -> Box<dyn Commands> {
-    Box::new(TopoloCommands(tiered::<Topolo>()))
-}
-
-struct TopoloCommands(Box<dyn Commands>);
-
-impl Commands for TopoloCommands {
-    fn name(&self) -> &'static str {
-        "topolo"
-    }
-    /// Topolo's own: its solver solves one position per symmetry class
-    /// only, so none of the generic solver's flags.
-    fn options(&self) -> Vec<GameOption> {
-        <Topolo as Registered>::OPTIONS.to_vec()
-    }
-    fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
-        self.0.perft(args)
-    }
-    fn show(&self, args: cmd::show::Args) -> anyhow::Result<()> {
-        self.0.show(args)
-    }
-    fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
-        let game = game::<Topolo>(&args.rules)?;
-        run_solver(
-            &mut TopoloSolver {
-                game,
-                plan: None,
-                solved: None,
-                units: Vec::new(),
-                made: None,
-                gathered: None,
-            },
-            &args,
-        )
-    }
-    fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
-        let g: Topolo = game_of_db(&args.db)?;
-        let path = args
-            .db
-            .db
-            .clone()
-            .unwrap_or_else(|| cmd::db_path(&g, &args.db.dir));
-        // A database of records (an older solve, or the generic solver's)
-        // is checked the generic way. The peek opens regular files only:
-        // a FIFO would block it for ever; the generic check refuses it.
-        if topitop_db::peek::magic(&path).is_ok_and(|m| m == topitop_db::packed::MAGIC) {
-            verify(g, &path, args)
-        } else {
-            self.0.verify(args)
-        }
-    }
-    fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
-        self.0.query(args)
-    }
-    fn export(&self, args: cmd::export::Args) -> anyhow::Result<()> {
-        self.0.export(args)
-    }
-    fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
-        self.0.stats(args)
-    }
-    fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
-        self.0.play(args)
-    }
-    fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
-        self.0.canonical(args)
-    }
-    fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
-        self.0.crosscheck(args)
-    }
-    fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
-        self.0.serve(args)
-    }
+    tiered::<Topolo>()
+        .options(<Topolo as Registered>::OPTIONS.to_vec())
+        .solver(|game, args| {
+            run_solver(
+                &mut TopoloSolver {
+                    game,
+                    plan: None,
+                    solved: None,
+                    units: Vec::new(),
+                    made: None,
+                    gathered: None,
+                },
+                &args,
+            )
+        })
+        .verifier(VerifyFn {
+            // A database of records (an older solve, or the generic
+            // solver's) is checked the generic way. The peek opens
+            // regular files only: a FIFO would block it for ever; the
+            // generic check refuses it.
+            holds: |path| topitop_db::peek::magic(path).is_ok_and(|m| m == topitop_db::packed::MAGIC),
+            run: verify,
+        })
+        .boxed()
 }
 
 impl Store for Kept {

@@ -12,5 +12,5 @@ use topitop_topple::Topple;
 
 /// Topple's commands, for the registry of the `topitop` binary.
 pub fn commands() -> Box<dyn Commands> {
-    tiered::<Topple>()
+    tiered::<Topple>().boxed()
 }

@@ -262,3 +262,18 @@ fn checks_refuse_impossible_positions_with_a_reason() {
     assert!(Game::parse_move(&g, &p, "a1-a2").is_err(), "an empty cell");
     assert!(matches!(Game::parse_move(&g, &p, "b2"), Ok(Move::Place { .. })));
 }
+
+#[test]
+fn every_board_keeps_the_game_interfaces_contract() {
+    use topitop_game_api::conformance::{check_registered, Settings};
+    for variant in ["2x2-s4", "2x3-s6", "3x3-s8", "3x3-s12", "8x8-s64"] {
+        let settings = Settings {
+            games: 30,
+            samples_per_tier: 8,
+            ..Settings::default()
+        };
+        let report = check_registered(&game(variant), settings);
+        assert!(report.passed(), "{variant}:\n{report}");
+        assert!(report.checks["move-text"].made > 0, "{report}");
+    }
+}

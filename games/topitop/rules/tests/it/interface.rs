@@ -74,3 +74,22 @@ fn strings_round_trip_and_illegal_input_is_refused() {
         "two red buckets on a budget of one"
     );
 }
+
+#[test]
+fn every_ruleset_keeps_the_game_interfaces_contract() {
+    use topitop_game_api::conformance::{check_game, Settings};
+    let budgets = ["2/2/4/4", "2/1/2/2", "1/1/1/1"];
+    for ruleset in Variant::all().map(Ruleset::V1).chain([Ruleset::V0]) {
+        for budget in budgets {
+            let rules = Rules::with_budget(ruleset, budget.parse::<Budget>().unwrap());
+            let settings = Settings {
+                games: 40,
+                seed: u64::from(ruleset.variant().number()),
+                ..Settings::default()
+            };
+            let report = check_game(&rules, settings);
+            assert!(report.passed(), "{} {budget}:\n{report}", ruleset.name());
+            assert!(report.checks["symmetry"].made > 100, "{report}");
+        }
+    }
+}

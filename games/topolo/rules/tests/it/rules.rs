@@ -228,3 +228,22 @@ fn reflections_map_play_to_play() {
         }
     }
 }
+
+#[test]
+fn every_board_keeps_the_game_interfaces_contract() {
+    use topitop_game_api::conformance::{check_registered, Settings};
+    for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4), (8, 8)] {
+        for variant in [Variant::Full, Variant::SizeOnly] {
+            let g = Topolo::new(Shape::new(rows, cols).unwrap(), variant);
+            let settings = Settings {
+                games: 30,
+                samples_per_tier: 8,
+                ..Settings::default()
+            };
+            let report = check_registered(&g, settings);
+            assert!(report.passed(), "{rows}x{cols} {variant:?}:\n{report}");
+            // 8x8 cannot be indexed: its tiers are not checked.
+            assert_eq!(report.checks.contains_key("rank"), rows < 8, "{report}");
+        }
+    }
+}
