@@ -17,6 +17,8 @@ pub struct Args {
     /// line, and written as TSV rows `position`, `canonical` (with a header
     /// line), one row per input line: a blank line or a `#` comment gives
     /// `skipped: ...`, a bad one `error: ...` in the second field.
+    /// (A position that starts with `-` follows `--`, which ends the
+    /// options: several positions would otherwise swallow them.)
     #[arg(value_name = "POSITION")]
     pub positions: Vec<String>,
     /// The game and its options.

@@ -316,7 +316,7 @@ pub struct Args {
     #[arg(long)]
     pub hints: bool,
     /// Start from this position instead of the initial one.
-    #[arg(long, value_name = "POSITION")]
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     pub from: Option<String>,
     /// For a board no database holds, played by the game's search (8×8
     /// Topolo): milliseconds the search takes a move.

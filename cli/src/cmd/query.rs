@@ -335,7 +335,9 @@ pub struct Args {
     /// standard input, one per line, and answered as TSV rows (or, with
     /// --json, JSON Lines: one object per line, `{"position", "error"}` for
     /// a bad one).
-    #[arg(value_name = "POSITION")]
+    // A position may start with `-` (tic-tac-toe's empty board); the
+    // command's own options are still read as options.
+    #[arg(value_name = "POSITION", allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Where the database is.
     #[command(flatten)]

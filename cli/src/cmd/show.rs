@@ -155,7 +155,9 @@ pub fn run_with<G: Game>(game: G, args: Args, details: &dyn Details<G>) -> anyho
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// One-line position string, e.g. `1_---------` or `1_LS-L-SLLS45`.
-    #[arg(value_name = "POSITION")]
+    // A position may start with `-` (tic-tac-toe's empty board); the
+    // command's own options are still read as options.
+    #[arg(value_name = "POSITION", allow_hyphen_values = true)]
     pub position: String,
     /// The game and its options.
     #[command(flatten)]

@@ -9,7 +9,9 @@
 //! board; its index is the board read as a base-3 number.
 #![forbid(unsafe_code)]
 
-use topitop_game_api::{Game, Options, Registered, Tiered, Value};
+mod art;
+
+use topitop_game_api::{BoardArt, Game, Options, Registered, Tiered, Value};
 
 /// The eight lines of three.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -111,17 +113,8 @@ impl Game for TicTacToe {
     }
 
     fn format_position(&self, pos: &Board) -> String {
-        let cell = |k: u16| {
-            if pos.x & (1 << k) != 0 {
-                'x'
-            } else if pos.o & (1 << k) != 0 {
-                'o'
-            } else {
-                '-'
-            }
-        };
         (0..3)
-            .map(|r| (0..3).map(|c| cell(3 * r + c)).collect::<String>())
+            .map(|r| (0..3).map(|c| self.mark(pos, 3 * r + c)).collect::<String>())
             .collect::<Vec<_>>()
             .join("/")
     }
@@ -151,6 +144,77 @@ impl Game for TicTacToe {
 
     fn player_to_move(&self, pos: &Board) -> usize {
         usize::from(pos.x.count_ones() > pos.o.count_ones())
+    }
+
+    /// The grid, an empty cell showing its number (the move that fills
+    /// it), then who moves.
+    fn show(&self, pos: &Board) -> String {
+        let cell = |k: u16| match self.mark(pos, k) {
+            '-' => char::from(b'1' + k as u8),
+            c => c,
+        };
+        let rows: Vec<String> = (0..3)
+            .map(|r| format!(" {} | {} | {}", cell(3 * r), cell(3 * r + 1), cell(3 * r + 2)))
+            .collect();
+        let turn = match self.primitive(pos) {
+            Some(_) => "game over".to_string(),
+            None => format!("{} to move", self.player_names()[self.player_to_move(pos)]),
+        };
+        format!("{}\n{turn}", rows.join("\n---+---+---\n"))
+    }
+
+    fn ending(&self, pos: &Board) -> Option<String> {
+        if won(pos.x) {
+            Some("X has three in a row".into())
+        } else if won(pos.o) {
+            Some("O has three in a row".into())
+        } else {
+            ((pos.x | pos.o) == 0o777).then(|| "the board is full with no three in a row: a tie".into())
+        }
+    }
+
+    fn title(&self) -> String {
+        "Tic-tac-toe".into()
+    }
+
+    fn instructions(&self) -> String {
+        "X and O take turns marking an empty cell of the 3×3 grid, X first. \
+         Three of one's marks in a row, column or diagonal win; a full grid \
+         without one is a tie. A move is the cell's number, 1 top left to 9 \
+         bottom right."
+            .into()
+    }
+
+    /// A character a cell: `x`, `o` or `-`.
+    fn autogui_position(&self, pos: &Board) -> Option<String> {
+        Some((0..9).map(|k| self.mark(pos, k)).collect())
+    }
+
+    /// A button on the cell: `A_a_<cell>_x` for X, `A_b_<cell>_x` for O.
+    fn autogui_move(&self, pos: &Board, mv: u8) -> Option<String> {
+        let who = ['a', 'b'][self.player_to_move(pos)];
+        Some(format!("A_{who}_{mv}_x"))
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        Some(art::AUTOGUI.to_string())
+    }
+
+    fn board_art(&self) -> BoardArt {
+        art::board_art()
+    }
+}
+
+impl TicTacToe {
+    /// The mark on cell `k` (0 top left to 8): `x`, `o` or `-`.
+    fn mark(&self, pos: &Board, k: u16) -> char {
+        if pos.x & (1 << k) != 0 {
+            'x'
+        } else if pos.o & (1 << k) != 0 {
+            'o'
+        } else {
+            '-'
+        }
     }
 }
 
@@ -222,5 +286,75 @@ impl Registered for TicTacToe {
         } else {
             Err(format!("{variant:?} is not a tic-tac-toe variant (only 3x3)"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use topitop_game_api::conformance::{check_registered, Settings};
+
+    use super::TicTacToe;
+
+    /// The check every new game runs in its tests first: it catches a
+    /// move string that does not read back, a position indexed wrongly
+    /// or a game that goes on after it is won, before a solve relies on
+    /// them.
+    #[test]
+    fn keeps_the_game_interfaces_contract() {
+        let report = check_registered(&TicTacToe, Settings::default());
+        assert!(report.passed(), "{report}");
+        assert_eq!(report.games, 200);
+    }
+}
+
+#[cfg(test)]
+mod board_tests {
+    use topitop_game_api::Game;
+
+    use super::{Board, TicTacToe};
+
+    #[test]
+    fn the_autogui_board_has_a_character_a_cell_and_a_button_on_each_empty_one() {
+        let g = TicTacToe;
+        let pos = g.parse_position("x--/-o-/---").unwrap();
+        assert_eq!(g.autogui_position(&pos).unwrap(), "x---o----");
+        let buttons: Vec<String> = g
+            .moves(&pos)
+            .iter()
+            .map(|&m| g.autogui_move(&pos, m).unwrap())
+            .collect();
+        assert_eq!(buttons.len(), 7);
+        assert_eq!(buttons[0], "A_a_1_x");
+        // O's turn: its own button character, on the cell it fills.
+        let after = g.play(&pos, 1);
+        assert_eq!(g.autogui_move(&after, 2), Some("A_b_2_x".into()));
+        let theme = g.image_autogui_data().unwrap();
+        for image in [
+            "ttt/3x3grid.svg",
+            "ttt/x.svg",
+            "ttt/o.svg",
+            "general/basichitbox.svg",
+        ] {
+            assert!(theme.contains(image), "{theme}");
+        }
+        // Every button's character is drawn on the page.
+        let art = g.board_art();
+        for c in ['x', 'o', 'a', 'b'] {
+            assert!(art.pieces.iter().any(|(p, _)| *p == c), "{c}");
+        }
+    }
+
+    #[test]
+    fn the_text_board_numbers_the_empty_cells_and_names_the_end() {
+        let g = TicTacToe;
+        let pos = g.parse_position("xo-/-x-/--o").unwrap();
+        assert_eq!(
+            g.show(&pos),
+            " x | o | 3\n---+---+---\n 4 | x | 6\n---+---+---\n 7 | 8 | o\nX to move"
+        );
+        let won = Board { x: 0o007, o: 0o030 };
+        assert!(g.show(&won).ends_with("game over"));
+        assert_eq!(g.ending(&won).as_deref(), Some("X has three in a row"));
+        assert_eq!(g.ending(&pos), None);
     }
 }

@@ -37,7 +37,7 @@ fn ending_move(q: &Value, seen: &std::collections::HashSet<String>) -> Value {
 /// board, or every third one pressed from the keyboard on its board
 /// control, each position's moves checked against `query`. Returns the
 /// last position.
-fn play_to_the_end(browser: &Browser, d: &str, game: &[&str], start: &str) -> String {
+pub(crate) fn play_to_the_end(browser: &Browser, d: &str, game: &[&str], start: &str) -> String {
     let mut p = start.to_string();
     let mut seen = std::collections::HashSet::new();
     for ply in 0..200 {
@@ -66,7 +66,7 @@ fn play_to_the_end(browser: &Browser, d: &str, game: &[&str], start: &str) -> St
 }
 
 /// Checks the page says why the game ended, as the server's notes do.
-fn says_why_it_ended(browser: &Browser, server: &Server, path: &str, p: &str) {
+pub(crate) fn says_why_it_ended(browser: &Browser, server: &Server, path: &str, p: &str) {
     let notes = get(
         server.addr,
         &format!("/ui/position/{path}?p={}", p.replace(' ', "%20")),
@@ -85,7 +85,7 @@ fn says_why_it_ended(browser: &Browser, server: &Server, path: &str, p: &str) {
 
 /// The page at a desktop's size and a phone's, written to the screenshot
 /// folder; at the phone's, nothing is wider than the screen.
-fn photograph(browser: &Browser, name: &str) {
+pub(crate) fn photograph(browser: &Browser, name: &str) {
     browser.eval("window.scrollTo(0, 0)");
     browser.screenshot_at(1280, 900, &format!("{name}-1280x900.png"));
     browser.screenshot_at(390, 844, &format!("{name}-390x844.png"));

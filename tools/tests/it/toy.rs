@@ -7,8 +7,10 @@
 use crate::support;
 
 use support::http::get;
+use support::page::{driver, query, shows};
 use support::run::{stderr, stdout, temp_dir, topitop};
 use support::server::Server;
+use support::webdriver::Browser;
 
 fn ok(args: &[&str]) -> String {
     let o = topitop(args);
@@ -60,10 +62,76 @@ fn tic_tac_toe_goes_through_every_command() {
     assert_eq!(ids, ["topolo", "tictactoe"], "{games}");
     let variant = get(server.addr, "/tictactoe/3x3/").json();
     assert_eq!(variant["startPosition"], "---/---/---");
-    assert_eq!(variant["imageAutoGUIData"], serde_json::Value::Null);
+    // Its board for GamesmanUni, drawn with GamesmanUni's own images.
+    let theme = &variant["imageAutoGUIData"]["themes"]["regular"];
+    assert_eq!(theme["background"], "ttt/3x3grid.svg", "{variant}");
+    assert_eq!(theme["centers"].as_array().unwrap().len(), 9);
     let body = get(server.addr, "/tictactoe/3x3/positions/?p=xx-/oo-/---").json();
     assert_eq!(body, q);
-    assert_eq!(body["moves"][0]["autoguiMove"], "3");
+    assert_eq!(body["autoguiPosition"], "1_xx-oo----");
+    assert_eq!(body["moves"][0]["autoguiMove"], "A_a_2_x");
     let r = get(server.addr, "/tictactoe/3x3/positions/?p=xxx/ooo/---");
     assert_eq!(r.status, 400);
+}
+
+#[test]
+fn check_puts_every_game_through_the_contract() {
+    // Each game on a small board, a few games each: every check passes,
+    // and the table names every check made.
+    for game in [
+        &["--game", "tictactoe"][..],
+        &["--game", "topitop", "--budget", "1/1/2/2"],
+        &["--game", "topolo", "--board", "3x3"],
+        &["--game", "topple", "--board", "2x3"],
+    ] {
+        let out = ok(&[&["check", "--games", "20", "--seed", "7"][..], game].concat());
+        assert!(out.contains("conformance check, seed 7"), "{out}");
+        assert!(out.trim_end().ends_with("every check passed"), "{out}");
+        for check in ["legal", "position-text", "move-text", "game-over", "symmetry"] {
+            assert!(
+                out.lines().any(|l| l.starts_with(check)),
+                "{game:?} lacks {check}:\n{out}"
+            );
+        }
+        // A game with tiers has its ranks checked; Topitop's are its own.
+        let tiered = game[1] != "topitop";
+        assert_eq!(out.lines().any(|l| l.starts_with("rank ")), tiered, "{out}");
+    }
+    // One seed, the same games; and nonsense refused before anything runs.
+    let a = ok(&[
+        "check", "--game", "topple", "--board", "2x2", "--seed", "3", "--games", "5",
+    ]);
+    let b = ok(&[
+        "check", "--game", "topple", "--board", "2x2", "--seed", "3", "--games", "5",
+    ]);
+    assert_eq!(a, b);
+    let o = topitop(&["check", "--game", "tictactoe", "--games", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--games"), "{}", stderr(&o));
+    let o = topitop(&["check", "--game", "tictactoe", "--board", "3x3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("tictactoe takes none"), "{}", stderr(&o));
+}
+
+#[test]
+fn tic_tac_toe_is_drawn_and_played_on_the_page() {
+    // The template game's board on the page: its own drawing, every move
+    // a control on the board, played to the end by clicks.
+    let Some(driver) = driver() else { return };
+    let dir = temp_dir("toy-page");
+    let d = dir.to_str().unwrap();
+    let g = ["--game", "tictactoe"];
+    ok(&[&["solve", "--out", d][..], &g].concat());
+    let server = Server::start(&dir, "toy-page", &[]);
+    let browser = Browser::start(&driver, &dir);
+    browser.open(&format!("http://{}/ui/?game=tictactoe&variant=3x3", server.addr));
+    let start = "---/---/---";
+    shows(&browser, start, &query(d, &g, start));
+    // The game's grid and the cell numbers are drawn, not a text board.
+    let drawn = browser.eval("return document.getElementById('board').innerHTML");
+    let drawn = drawn.as_str().unwrap();
+    assert!(drawn.contains("<line") && drawn.contains(">9</text>"), "{drawn}");
+    let end = crate::page_games::play_to_the_end(&browser, d, &g, start);
+    crate::page_games::says_why_it_ended(&browser, &server, "tictactoe/3x3", &end);
+    crate::page_games::photograph(&browser, "tictactoe");
 }
