@@ -11,6 +11,7 @@
 
 pub mod blocks;
 pub mod error;
+pub mod header;
 pub mod packed;
 pub mod peek;
 pub mod quick_hash;

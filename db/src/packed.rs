@@ -19,8 +19,9 @@ use std::sync::{Mutex, PoisonError};
 
 use topitop_game_api::{Tiered, Value};
 
-use crate::blocks::{checksum, le_u16, le_u32, le_u64, open_with_header};
+use crate::blocks::{checksum, open_with_header};
 use crate::error::DbError;
+use crate::header::{unseal, Envelope, HeaderWriter};
 
 /// The magic number of a value database.
 pub const MAGIC: [u8; 8] = *b"TOPIVALS";
@@ -50,6 +51,32 @@ impl PackedTier {
     /// Bytes of its values.
     pub fn bytes(&self) -> u64 {
         self.size.div_ceil(PER_BYTE)
+    }
+
+    /// Its counts fit its indices, and each class counted stands for at
+    /// least one position.
+    fn check(&self) -> Result<(), DbError> {
+        let (name, size, counts) = (&self.name, self.size, self.counts);
+        if counts
+            .iter()
+            .try_fold(0u64, |a, &c| a.checked_add(c))
+            .is_none_or(|s| s > size)
+        {
+            return Err(DbError::corrupt(
+                format!("tier {name}"),
+                format!("counts {counts:?} exceed its {size} indices"),
+            ));
+        }
+        if counts.iter().sum::<u64>() > self.positions {
+            return Err(DbError::corrupt(
+                format!("tier {name}"),
+                format!(
+                    "counts {counts:?} exceed the {} positions they stand for",
+                    self.positions
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -90,38 +117,25 @@ impl PackedHeader {
         self.tiers.iter().map(PackedTier::bytes).sum()
     }
 
-    /// The header's bytes: magic, version, length, fields, checksum.
+    /// The header's bytes: magic, version, length, fields, checksum
+    /// (`db/FORMAT.md`).
     pub fn encode(&self) -> Vec<u8> {
-        let mut f = Vec::new();
-        for s in [&self.game, &self.variant, &self.program] {
-            f.push(s.len().min(255) as u8);
-            f.extend_from_slice(&s.as_bytes()[..s.len().min(255)]);
-        }
-        f.push(u8::from(self.symmetric));
-        f.extend_from_slice(&self.max_remoteness.to_le_bytes());
-        f.extend_from_slice(&(BLOCK_BYTES as u32).to_le_bytes());
-        f.extend_from_slice(&(self.tiers.len() as u32).to_le_bytes());
+        let mut f = HeaderWriter::new();
+        f.str8(&self.game).str8(&self.variant).str8(&self.program);
+        f.u8(u8::from(self.symmetric)).u16(self.max_remoteness);
+        f.u32(BLOCK_BYTES as u32).u32(self.tiers.len() as u32);
         for t in &self.tiers {
-            f.extend_from_slice(&(t.name.len() as u16).to_le_bytes());
-            f.extend_from_slice(t.name.as_bytes());
-            f.extend_from_slice(&t.size.to_le_bytes());
+            f.str16(&t.name).u64(t.size);
             for c in t.counts {
-                f.extend_from_slice(&c.to_le_bytes());
+                f.u64(c);
             }
-            f.extend_from_slice(&t.positions.to_le_bytes());
+            f.u64(t.positions);
         }
-        f.extend_from_slice(&(self.blocks.len() as u32).to_le_bytes());
-        for b in &self.blocks {
-            f.extend_from_slice(&b.to_le_bytes());
+        f.u32(self.blocks.len() as u32);
+        for &b in &self.blocks {
+            f.u64(b);
         }
-        let mut b = Vec::with_capacity(f.len() + 22);
-        b.extend_from_slice(&MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&(f.len() as u32).to_le_bytes());
-        b.extend_from_slice(&f);
-        let sum = checksum(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        f.seal(MAGIC, VERSION)
     }
 
     /// Decodes and checks the header at the start of `file` (which may be
@@ -131,110 +145,41 @@ impl PackedHeader {
     /// Bad magic, an unknown version, truncation, a checksum mismatch or a
     /// field out of range.
     pub fn decode(file: &[u8]) -> Result<PackedHeader, DbError> {
-        let len = file.len() as u64;
-        if len < 8 || file[..8] != MAGIC {
-            return Err(DbError::BadMagic);
-        }
-        if len < 14 {
-            return Err(DbError::Truncated {
-                what: "the header",
-                start: 0,
-                end: 14,
-                len,
-            });
-        }
-        let version = le_u16(file, 8);
-        if version != VERSION {
-            return Err(DbError::UnsupportedVersion {
+        let mut u = unseal(
+            file,
+            &Envelope {
+                magic: MAGIC,
                 format: "value database format",
-                found: version,
                 known: &[VERSION],
-            });
-        }
-        let body = u64::from(le_u32(file, 10));
-        let end = 14 + body + 8;
-        if len < end {
-            return Err(DbError::Truncated {
-                what: "the header",
-                start: 0,
-                end,
-                len,
-            });
-        }
-        let end = end as usize;
-        let stored = le_u64(file, end - 8);
-        let computed = checksum(&file[..end - 8]);
-        if stored != computed {
-            return Err(DbError::Checksum {
-                what: "header".into(),
-                stored,
-                computed,
-            });
-        }
-        let bad = || DbError::corrupt("header", "its fields do not fit its length");
-        let mut r = Fields(&file[14..end - 8]);
-        let text = |r: &mut Fields<'_>| -> Result<String, DbError> {
-            let n = usize::from(r.take(1).ok_or_else(bad)?[0]);
-            let text = String::from_utf8(r.take(n).ok_or_else(bad)?.to_vec()).map_err(|_| bad())?;
-            crate::error::printable(text)
-        };
-        let game = text(&mut r)?;
-        let variant = text(&mut r)?;
-        let program = text(&mut r)?;
-        let symmetric = r.take(1).ok_or_else(bad)?[0] != 0;
-        let max_remoteness = r.u16().ok_or_else(bad)?;
-        let block = u64::from(r.u32().ok_or_else(bad)?);
+                max_body: MAX_HEADER,
+            },
+        )?;
+        let f = &mut u.fields;
+        let (game, variant, program) = (f.str8()?, f.str8()?, f.str8()?);
+        let symmetric = f.u8()? != 0;
+        let max_remoteness = f.u16()?;
+        let block = u64::from(f.u32()?);
         if block != BLOCK_BYTES {
             return Err(DbError::corrupt(
                 "header",
                 format!("blocks of {block} bytes (this reader knows {BLOCK_BYTES})"),
             ));
         }
-        let n = r.u32().ok_or_else(bad)? as usize;
-        let mut tiers = Vec::with_capacity(n.min(1 << 20));
-        for _ in 0..n {
-            let k = usize::from(r.u16().ok_or_else(bad)?);
-            let name = String::from_utf8(r.take(k).ok_or_else(bad)?.to_vec()).map_err(|_| bad())?;
-            let name = crate::error::printable(name)?;
-            let size = r.u64().ok_or_else(bad)?;
-            let counts = [
-                r.u64().ok_or_else(bad)?,
-                r.u64().ok_or_else(bad)?,
-                r.u64().ok_or_else(bad)?,
-            ];
-            let positions = r.u64().ok_or_else(bad)?;
-            if counts
-                .iter()
-                .try_fold(0u64, |a, &c| a.checked_add(c))
-                .is_none_or(|s| s > size)
-            {
-                return Err(DbError::corrupt(
-                    format!("tier {name}"),
-                    format!("counts {counts:?} exceed its {size} indices"),
-                ));
-            }
-            // Each class counted stands for at least one position.
-            if counts.iter().sum::<u64>() > positions {
-                return Err(DbError::corrupt(
-                    format!("tier {name}"),
-                    format!("counts {counts:?} exceed the {positions} positions they stand for"),
-                ));
-            }
-            tiers.push(PackedTier {
+        let mut tiers = Vec::new();
+        for _ in 0..f.u32()? {
+            let (name, size) = (f.str16()?, f.u64()?);
+            let counts = [f.u64()?, f.u64()?, f.u64()?];
+            let tier = PackedTier {
                 name,
                 size,
                 counts,
-                positions,
-            });
+                positions: f.u64()?,
+            };
+            tier.check()?;
+            tiers.push(tier);
         }
-        let nb = r.u32().ok_or_else(bad)? as usize;
-        let mut blocks = Vec::with_capacity(nb.min(1 << 24));
-        for _ in 0..nb {
-            blocks.push(r.u64().ok_or_else(bad)?);
-        }
-        if !r.0.is_empty() {
-            return Err(bad());
-        }
+        let blocks = (0..f.u32()?).map(|_| f.u64()).collect::<Result<_, _>>()?;
+        f.finish()?;
         let h = PackedHeader {
             game,
             variant,
@@ -261,26 +206,6 @@ impl PackedHeader {
     /// Bytes of the encoded header, its checksum included.
     pub fn encoded_len(&self) -> u64 {
         self.encode().len() as u64
-    }
-}
-
-/// A cursor over a header's fields.
-struct Fields<'a>(&'a [u8]);
-
-impl<'a> Fields<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let (a, b) = (self.0.get(..n)?, self.0.get(n..)?);
-        self.0 = b;
-        Some(a)
-    }
-    fn u16(&mut self) -> Option<u16> {
-        self.take(2).map(|b| le_u16(b, 0))
-    }
-    fn u32(&mut self) -> Option<u32> {
-        self.take(4).map(|b| le_u32(b, 0))
-    }
-    fn u64(&mut self) -> Option<u64> {
-        self.take(8).map(|b| le_u64(b, 0))
     }
 }
 

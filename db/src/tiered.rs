@@ -16,6 +16,7 @@ use topitop_game_api::{Record, Value};
 
 use crate::blocks::{checksum, open_with_header, BlockEntry};
 use crate::error::DbError;
+use crate::header::{unseal, Envelope, HeaderWriter};
 
 /// The magic number of a tiered game database.
 pub const MAGIC: [u8; 8] = *b"TOPIGAME";
@@ -56,44 +57,24 @@ pub struct TierEntry {
     pub blocks: Vec<BlockEntry>,
 }
 
-fn put_str(b: &mut Vec<u8>, s: &str, wide: bool) {
-    if wide {
-        b.extend_from_slice(&(s.len() as u16).to_le_bytes());
-    } else {
-        b.push(s.len() as u8);
-    }
-    b.extend_from_slice(s.as_bytes());
-}
-
 impl TieredHeader {
-    /// The header's bytes: magic, version, length, fields, checksum.
+    /// The header's bytes: magic, version, length, fields, checksum
+    /// (`db/FORMAT.md`).
     pub fn encode(&self) -> Vec<u8> {
-        let mut f = Vec::new();
-        for s in [&self.game, &self.variant, &self.program] {
-            put_str(&mut f, s, false);
-        }
-        f.push(u8::from(self.symmetric));
+        let mut f = HeaderWriter::new();
+        f.str8(&self.game).str8(&self.variant).str8(&self.program);
+        f.u8(u8::from(self.symmetric));
         for c in self.counts {
-            f.extend_from_slice(&c.to_le_bytes());
+            f.u64(c);
         }
-        f.extend_from_slice(&self.max_remoteness.to_le_bytes());
-        f.extend_from_slice(&(self.tiers.len() as u32).to_le_bytes());
+        f.u16(self.max_remoteness).u32(self.tiers.len() as u32);
         for t in &self.tiers {
-            put_str(&mut f, &t.name, true);
-            f.extend_from_slice(&t.size.to_le_bytes());
-            f.extend_from_slice(&(t.blocks.len() as u32).to_le_bytes());
+            f.str16(&t.name).u64(t.size).u32(t.blocks.len() as u32);
             for e in &t.blocks {
-                e.encode_into(&mut f);
+                f.entry(e);
             }
         }
-        let mut b = Vec::with_capacity(f.len() + 22);
-        b.extend_from_slice(&MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&(f.len() as u32).to_le_bytes());
-        b.extend_from_slice(&f);
-        let sum = checksum(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        f.seal(MAGIC, VERSION)
     }
 
     /// Bytes of the encoded header, its checksum included.
@@ -108,61 +89,37 @@ impl TieredHeader {
     /// Bad magic, an unknown version, truncation, a checksum mismatch or a
     /// field out of range.
     pub fn decode(file: &[u8]) -> Result<TieredHeader, DbError> {
-        let len = file.len() as u64;
-        let truncated = |what, end: u64| DbError::Truncated {
-            what,
-            start: 0,
-            end,
-            len,
-        };
-        if len < 8 || file[..8] != MAGIC {
-            return Err(if len < 8 && MAGIC.starts_with(file) {
-                truncated("the magic number", 8)
-            } else {
-                DbError::BadMagic
-            });
-        }
-        if len < 14 {
-            return Err(truncated("the header", 14));
-        }
-        let version = u16::from_le_bytes([file[8], file[9]]);
-        if version != VERSION {
-            return Err(DbError::UnsupportedVersion {
+        let mut u = unseal(
+            file,
+            &Envelope {
+                magic: MAGIC,
                 format: "tiered game database format",
-                found: version,
                 known: &[VERSION],
-            });
+                max_body: MAX_HEADER,
+            },
+        )?;
+        let f = &mut u.fields;
+        let (game, variant, program) = (f.str8()?, f.str8()?, f.str8()?);
+        let symmetric = f.u8()? != 0;
+        let counts = [f.u64()?, f.u64()?, f.u64()?, f.u64()?];
+        let max_remoteness = f.u16()?;
+        let mut tiers = Vec::new();
+        for _ in 0..f.u32()? {
+            let (name, size) = (f.str16()?, f.u64()?);
+            let blocks = (0..f.u32()?).map(|_| f.entry()).collect::<Result<_, _>>()?;
+            tiers.push(TierEntry { name, size, blocks });
         }
-        let body = u64::from(u32::from_le_bytes([file[10], file[11], file[12], file[13]]));
-        if body > MAX_HEADER {
-            return Err(DbError::corrupt("header", format!("a header of {body} bytes")));
-        }
-        let end = 14 + body as usize;
-        if file.len() < end + 8 {
-            return Err(truncated("the header", end as u64 + 8));
-        }
-        let stored = u64::from_le_bytes(file[end..end + 8].try_into().unwrap_or([0; 8]));
-        let computed = checksum(&file[..end]);
-        if stored != computed {
-            return Err(DbError::Checksum {
-                what: "header".into(),
-                stored,
-                computed,
-            });
-        }
-        let header = Fields {
-            b: &file[14..end],
-            at: 0,
-        }
-        .header()
-        .ok_or_else(|| DbError::corrupt("header", "its fields do not add up to its length"))?;
-        for name in [&header.game, &header.variant, &header.program]
-            .into_iter()
-            .chain(header.tiers.iter().map(|t| &t.name))
-        {
-            crate::error::printable(name.clone())?;
-        }
-        header.check(end as u64 + 8)?;
+        f.finish()?;
+        let header = TieredHeader {
+            game,
+            variant,
+            program,
+            symmetric,
+            counts,
+            max_remoteness,
+            tiers,
+        };
+        header.check(u.end)?;
         Ok(header)
     }
 
@@ -239,73 +196,6 @@ impl TieredHeader {
             );
         }
         Ok(())
-    }
-}
-
-/// A cursor over the header's fields.
-struct Fields<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl Fields<'_> {
-    fn take(&mut self, n: usize) -> Option<&[u8]> {
-        let part = self.b.get(self.at..self.at.checked_add(n)?)?;
-        self.at += n;
-        Some(part)
-    }
-    fn u8(&mut self) -> Option<u8> {
-        self.take(1).map(|b| b[0])
-    }
-    fn u16(&mut self) -> Option<u16> {
-        self.take(2).map(|b| u16::from_le_bytes([b[0], b[1]]))
-    }
-    fn u32(&mut self) -> Option<u32> {
-        self.take(4)
-            .and_then(|b| b.try_into().ok())
-            .map(u32::from_le_bytes)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        self.take(8)
-            .and_then(|b| b.try_into().ok())
-            .map(u64::from_le_bytes)
-    }
-    fn str(&mut self, wide: bool) -> Option<String> {
-        let n = if wide {
-            usize::from(self.u16()?)
-        } else {
-            usize::from(self.u8()?)
-        };
-        String::from_utf8(self.take(n)?.to_vec()).ok()
-    }
-    fn header(mut self) -> Option<TieredHeader> {
-        let game = self.str(false)?;
-        let variant = self.str(false)?;
-        let program = self.str(false)?;
-        let symmetric = self.u8()? != 0;
-        let counts = [self.u64()?, self.u64()?, self.u64()?, self.u64()?];
-        let max_remoteness = self.u16()?;
-        let count = self.u32()?;
-        let mut tiers = Vec::new();
-        for _ in 0..count {
-            let name = self.str(true)?;
-            let size = self.u64()?;
-            let n = self.u32()?;
-            let mut blocks = Vec::new();
-            for _ in 0..n {
-                blocks.push(BlockEntry::decode(self.take(24)?));
-            }
-            tiers.push(TierEntry { name, size, blocks });
-        }
-        (self.at == self.b.len()).then_some(TieredHeader {
-            game,
-            variant,
-            program,
-            symmetric,
-            counts,
-            max_remoteness,
-            tiers,
-        })
     }
 }
 

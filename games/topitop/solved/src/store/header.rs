@@ -3,7 +3,7 @@
 use topitop_rules::{Budget, Rules, Ruleset, Value, Variant};
 
 pub use topitop_db::blocks::{checksum, BlockEntry, ENTRY_LEN};
-use topitop_db::blocks::{le_u16, le_u32, le_u64};
+use topitop_db::header::{Fields, HeaderWriter};
 use topitop_db::DbError;
 
 /// The magic number that opens every database file.
@@ -62,41 +62,35 @@ impl Header {
         FIXED_LEN + 2 * self.codebook.len() + 8
     }
 
-    /// The header bytes, ending in their checksum.
+    /// The header bytes, ending in their checksum: the fixed layout of
+    /// FORMAT.md, field by field.
     pub fn encode(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(self.encoded_len());
-        b.extend_from_slice(&MAGIC);
-        b.extend_from_slice(&self.version.to_le_bytes());
-        b.extend_from_slice(&((FIXED_LEN + 2 * self.codebook.len()) as u16).to_le_bytes());
+        let mut b = HeaderWriter::new();
+        b.bytes(&MAGIC).u16(self.version);
+        b.u16((FIXED_LEN + 2 * self.codebook.len()) as u16);
         let ruleset = self.rules.ruleset();
-        b.push(if ruleset == Ruleset::V0 { 0 } else { 1 });
-        b.push(ruleset.variant().number());
-        b.extend_from_slice(&self.rules.budget().counts());
-        b.push(self.scheme);
-        b.push(self.symbol_width);
-        b.extend_from_slice(&self.block_boards.to_le_bytes());
+        b.u8(if ruleset == Ruleset::V0 { 0 } else { 1 });
+        b.u8(ruleset.variant().number());
+        b.bytes(&self.rules.budget().counts());
+        b.u8(self.scheme).u8(self.symbol_width).u32(self.block_boards);
         for x in [self.boards, self.records, self.blocks, self.table_offset] {
-            b.extend_from_slice(&x.to_le_bytes());
+            b.u64(x);
         }
-        b.extend_from_slice(&[0u8; 8]);
+        b.bytes(&[0u8; 8]);
         for x in self.counts {
-            b.extend_from_slice(&x.to_le_bytes());
+            b.u64(x);
         }
-        b.extend_from_slice(&self.max_remoteness.to_le_bytes());
-        b.extend_from_slice(&(self.codebook.len() as u16).to_le_bytes());
+        b.u16(self.max_remoteness).u16(self.codebook.len() as u16);
         let mut solver = [0u8; SOLVER_LEN];
         let name = self.solver.as_bytes();
         let n = name.len().min(SOLVER_LEN);
         solver[..n].copy_from_slice(&name[..n]);
-        b.extend_from_slice(&solver);
-        b.extend_from_slice(&u32::from(self.symmetric).to_le_bytes());
+        b.bytes(&solver).u32(u32::from(self.symmetric));
         debug_assert_eq!(b.len(), FIXED_LEN);
         for &c in &self.codebook {
-            b.extend_from_slice(&c.to_le_bytes());
+            b.u16(c);
         }
-        let sum = checksum(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        b.checksummed()
     }
 
     /// Decodes and checks the header at the start of `file`.
@@ -123,7 +117,8 @@ impl Header {
             return Err(DbError::BadMagic);
         }
         need("the header", FIXED_LEN)?;
-        let version = le_u16(file, 8);
+        let mut f = Fields::new(&file[8..FIXED_LEN]);
+        let version = f.u16()?;
         if version != VERSION && version != VERSION_GROUP_ORDER {
             return Err(DbError::UnsupportedVersion {
                 format: "topitop database format",
@@ -131,8 +126,17 @@ impl Header {
                 known: &[VERSION_GROUP_ORDER, VERSION],
             });
         }
-        let body_len = le_u16(file, 10) as usize;
-        let book_len = le_u16(file, 98) as usize;
+        let body_len = usize::from(f.u16()?);
+        let (ruleset, variant) = (f.u8()?, f.u8()?);
+        let budget: [u8; 4] = f.array()?;
+        let (scheme, symbol_width, block_boards) = (f.u8()?, f.u8()?, f.u32()?);
+        let [boards, records, blocks, table_offset] = [f.u64()?, f.u64()?, f.u64()?, f.u64()?];
+        f.take(8)?;
+        let counts = [f.u64()?, f.u64()?, f.u64()?, f.u64()?];
+        let (max_remoteness, book_len) = (f.u16()?, usize::from(f.u16()?));
+        let solver: [u8; SOLVER_LEN] = f.array()?;
+        let symmetric = f.u32()? != 0;
+        f.finish()?;
         if body_len != FIXED_LEN + 2 * book_len {
             return Err(DbError::corrupt(
                 "header",
@@ -140,7 +144,7 @@ impl Header {
             ));
         }
         need("the header", body_len + 8)?;
-        let stored = le_u64(file, body_len);
+        let stored = Fields::new(&file[body_len..]).u64()?;
         let computed = checksum(&file[..body_len]);
         if stored != computed {
             return Err(DbError::Checksum {
@@ -150,38 +154,34 @@ impl Header {
             });
         }
         let bad = |detail: String| DbError::corrupt("header", detail);
-        let variant = Variant::new(i64::from(file[13])).map_err(|e| bad(e.to_string()))?;
-        let ruleset = match file[12] {
+        let variant = Variant::new(i64::from(variant)).map_err(|e| bad(e.to_string()))?;
+        let ruleset = match ruleset {
             0 if variant.number() == 0 => Ruleset::V0,
             1 => Ruleset::V1(variant),
-            r => return Err(bad(format!("unknown ruleset {r} (variant {})", file[13]))),
+            r => return Err(bad(format!("unknown ruleset {r} (variant {})", variant.number()))),
         };
-        let budget = Budget::new(file[14], file[15], file[16], file[17]).map_err(|e| bad(e.to_string()))?;
-        let symbol_width = file[19];
+        let [blue, red, small, large] = budget;
+        let budget = Budget::new(blue, red, small, large).map_err(|e| bad(e.to_string()))?;
+        let mut book = Fields::new(&file[FIXED_LEN..body_len]);
         let header = Header {
             version,
             rules: Rules::with_budget(ruleset, budget),
-            scheme: file[18],
+            scheme,
             symbol_width,
-            block_boards: le_u32(file, 20),
-            boards: le_u64(file, 24),
-            records: le_u64(file, 32),
-            blocks: le_u64(file, 40),
-            table_offset: le_u64(file, 48),
-            counts: [
-                le_u64(file, 64),
-                le_u64(file, 72),
-                le_u64(file, 80),
-                le_u64(file, 88),
-            ],
-            max_remoteness: le_u16(file, 96),
+            block_boards,
+            boards,
+            records,
+            blocks,
+            table_offset,
+            counts,
+            max_remoteness,
             solver: topitop_db::error::printable(
-                String::from_utf8_lossy(&file[100..100 + SOLVER_LEN])
+                String::from_utf8_lossy(&solver)
                     .trim_end_matches('\0')
                     .to_string(),
             )?,
-            symmetric: le_u32(file, 124) != 0,
-            codebook: (0..book_len).map(|i| le_u16(file, FIXED_LEN + 2 * i)).collect(),
+            symmetric,
+            codebook: (0..book_len).map(|_| book.u16()).collect::<Result<_, _>>()?,
         };
         if header.scheme != SCHEME_CANONICAL_BOARDS {
             return Err(bad(format!("unknown index scheme {}", header.scheme)));
