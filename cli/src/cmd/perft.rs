@@ -75,13 +75,7 @@ pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
             dropped = Some((depth + 1, need));
             break;
         }
-        let mut next: HashMap<G::Position, u128> = HashMap::with_capacity(edges as usize);
-        for (pos, &n) in &level {
-            for mv in game.moves(pos) {
-                let slot = next.entry(game.play(pos, mv)).or_default();
-                *slot = slot.checked_add(n).ok_or_else(|| too_many(depth + 1))?;
-            }
-        }
+        let next = widen(&game, &level, edges, depth + 1)?;
         if next.is_empty() {
             break;
         }
@@ -109,47 +103,12 @@ pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
             )?;
             out.flush()?;
         }
-        // Sequences of each further depth, from every position of the
-        // deepest depth counted, weighted by the sequences reaching it.
-        let mut counts = vec![0u128; (args.depth - depth) as usize];
-        for (pos, &n) in &level {
-            count_sequences(&game, pos, n, &mut counts).ok_or_else(|| too_many(depth + 1))?;
-        }
-        for (k, &sequences) in counts.iter().enumerate() {
-            if sequences == 0 {
-                break;
-            }
-            emit(
-                &mut out,
-                Row {
-                    depth: depth + 1 + k as u32,
-                    sequences,
-                    positions: None,
-                },
-            )?;
+        for row in depth_first(&game, &level, depth, args.depth)? {
+            emit(&mut out, row)?;
         }
     }
     if args.json {
-        // Written by hand: a count beyond 64 bits is still a JSON number.
-        let depths: Vec<String> = rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{{\"depth\":{},\"sequences\":{},\"positions\":{}}}",
-                    r.depth,
-                    r.sequences,
-                    r.positions.map_or("null".to_string(), |p| p.to_string())
-                )
-            })
-            .collect();
-        writeln!(
-            out,
-            "{{\"game\":{},\"variant\":{},\"depth\":[{}]}}",
-            serde_json::to_string(game.name())?,
-            serde_json::to_string(&game.variant())?,
-            depths.join(",")
-        )?;
-        return Ok(());
+        return write_json(&mut out, &game, &rows);
     }
     if dropped.is_none() {
         let classes: HashSet<G::Position> = level.keys().map(|p| game.canonical(p)).collect();
@@ -159,6 +118,74 @@ pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
             classes.len()
         )?;
     }
+    Ok(())
+}
+
+/// The positions one ply below `level` (which has `edges` moves), each
+/// with the sequences reaching it; `depth` is theirs, for the error.
+fn widen<G: Game>(
+    game: &G,
+    level: &HashMap<G::Position, u128>,
+    edges: u64,
+    depth: u32,
+) -> anyhow::Result<HashMap<G::Position, u128>> {
+    let mut next: HashMap<G::Position, u128> = HashMap::with_capacity(edges as usize);
+    for (pos, &n) in level {
+        for mv in game.moves(pos) {
+            let slot = next.entry(game.play(pos, mv)).or_default();
+            *slot = slot.checked_add(n).ok_or_else(|| too_many(depth))?;
+        }
+    }
+    Ok(next)
+}
+
+/// The sequences of each depth after `depth` up to `last`, counted depth
+/// first from every position of `level` (the deepest depth whose
+/// positions were kept), weighted by the sequences reaching it; the rows
+/// end where the game does.
+fn depth_first<G: Game>(
+    game: &G,
+    level: &HashMap<G::Position, u128>,
+    depth: u32,
+    last: u32,
+) -> anyhow::Result<Vec<Row>> {
+    let mut counts = vec![0u128; (last - depth) as usize];
+    for (pos, &n) in level {
+        count_sequences(game, pos, n, &mut counts).ok_or_else(|| too_many(depth + 1))?;
+    }
+    Ok(counts
+        .iter()
+        .take_while(|&&s| s > 0)
+        .enumerate()
+        .map(|(k, &sequences)| Row {
+            depth: depth + 1 + k as u32,
+            sequences,
+            positions: None,
+        })
+        .collect())
+}
+
+/// The rows as one JSON object, written by hand: a count beyond 64 bits
+/// is still a JSON number.
+fn write_json<G: Game>(out: &mut impl Write, game: &G, rows: &[Row]) -> anyhow::Result<()> {
+    let depths: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{{\"depth\":{},\"sequences\":{},\"positions\":{}}}",
+                r.depth,
+                r.sequences,
+                r.positions.map_or("null".to_string(), |p| p.to_string())
+            )
+        })
+        .collect();
+    writeln!(
+        out,
+        "{{\"game\":{},\"variant\":{},\"depth\":[{}]}}",
+        serde_json::to_string(game.name())?,
+        serde_json::to_string(&game.variant())?,
+        depths.join(",")
+    )?;
     Ok(())
 }
 

@@ -104,76 +104,26 @@ pub fn play<G: Game>(
         writeln!(out)?;
         write!(out, "{}", crate::common::board_text(&game.show(&pos)))?;
         let estimated = r.estimated.is_some();
-        let standing = match r.moves.first().and_then(|m| m.estimate) {
-            Some(score) if estimated => format!(
-                "estimated {:.0}% for {} (a search, not solved)",
-                100.0 * score,
-                names[mover]
-            ),
-            None if estimated => NO_ESTIMATE.to_string(),
-            _ => result_words(names, mover, r.position_value, r.remoteness),
-        };
-        writeln!(out, "{} ({} to move): {standing}", r.position, names[mover])?;
+        writeln!(
+            out,
+            "{} ({} to move): {}",
+            r.position,
+            names[mover],
+            standing(names, mover, &r)
+        )?;
         if r.moves.is_empty() {
             writeln!(out, "Game over: {}.", game_over(game, &pos))?;
             return Ok(());
         }
         if computer == Some(mover) {
-            // A best move, or below level 10 now and then one at random.
-            let random = dice.below(10) >= u64::from(args.level);
-            let chosen = if random {
-                &r.moves[dice.index(r.moves.len())]
-            } else {
-                &r.moves[0]
-            };
-            let how = if random {
-                format!(" (a move at random: level {})", args.level)
-            } else {
-                String::new()
-            };
-            let mv = game.parse_move(&pos, &chosen.mv).map_err(anyhow::Error::msg)?;
-            let child = game.play(&pos, mv);
-            let then = match chosen.estimate {
-                Some(score) => format!("estimated {:.0}% for {}", 100.0 * score, names[mover]),
-                None if estimated => NO_ESTIMATE.to_string(),
-                None => result_words(
-                    names,
-                    game.player_to_move(&child),
-                    chosen.position_value,
-                    chosen.remoteness,
-                ),
-            };
-            writeln!(
-                out,
-                "Computer plays {} for {}{how}: then {then}",
-                chosen.mv, names[mover]
-            )?;
+            let (child, said) = computer_move(game, args, &pos, &r, &mut dice)?;
+            writeln!(out, "{said}")?;
             history.push(pos);
             pos = child;
             continue;
         }
         if hints {
-            let sorted;
-            let (moves, what) = if estimated {
-                // A search's shares, best first (its own order is by the
-                // games played through each move).
-                let mut by_share = r.moves.clone();
-                by_share.sort_by(|a, b| b.estimate.unwrap_or(-1.0).total_cmp(&a.estimate.unwrap_or(-1.0)));
-                sorted = by_share;
-                (
-                    &sorted,
-                    format!("estimated share for {}, from a search; not solved", names[mover]),
-                )
-            } else {
-                (
-                    &r.moves,
-                    format!("value for {}, and in how many moves", names[mover]),
-                )
-            };
-            writeln!(out, "  hints ({what}):")?;
-            for line in hint_lines(moves) {
-                writeln!(out, "{line}")?;
-            }
+            write_hints(&mut out, &r, names[mover], estimated)?;
         }
         let Some(text) = prompt(&mut input, &mut out, names[mover])? else {
             return Ok(());
@@ -184,19 +134,10 @@ pub fn play<G: Game>(
             "quit" | "q" => return Ok(()),
             "hints" => hints = !hints,
             "hint" => writeln!(out, "best: {} ({})", r.moves[0].mv, r.moves[0].move_value)?,
-            "undo" | "u" => {
-                let mut undone = false;
-                while let Some(p) = history.pop() {
-                    pos = p;
-                    undone = true;
-                    if computer != Some(game.player_to_move(&p)) {
-                        break;
-                    }
-                }
-                if !undone {
-                    writeln!(out, "nothing to undo")?;
-                }
-            }
+            "undo" | "u" => match undo(game, &mut history, computer) {
+                Some(p) => pos = p,
+                None => writeln!(out, "nothing to undo")?,
+            },
             text => match game.parse_move(&pos, text) {
                 Ok(mv) => {
                     history.push(pos);
@@ -206,6 +147,99 @@ pub fn play<G: Game>(
             },
         }
     }
+}
+
+/// The value of the position `r` answers for, for `names[mover]`: solved,
+/// or a search's estimate, said as one.
+fn standing(names: [&str; 2], mover: usize, r: &PositionResponse) -> String {
+    let estimated = r.estimated.is_some();
+    match r.moves.first().and_then(|m| m.estimate) {
+        Some(score) if estimated => format!(
+            "estimated {:.0}% for {} (a search, not solved)",
+            100.0 * score,
+            names[mover]
+        ),
+        None if estimated => NO_ESTIMATE.to_string(),
+        _ => result_words(names, mover, r.position_value, r.remoteness),
+    }
+}
+
+/// The computer's move in `pos`, whose moves `r` lists best first: the
+/// best, or below level 10 now and then one at random. Returns the
+/// position after it and the line that says it.
+fn computer_move<G: Game>(
+    game: &G,
+    args: &Args,
+    pos: &G::Position,
+    r: &PositionResponse,
+    dice: &mut Rng,
+) -> anyhow::Result<(G::Position, String)> {
+    let names = game.player_names();
+    let mover = game.player_to_move(pos);
+    let random = dice.below(10) >= u64::from(args.level);
+    let chosen = if random {
+        &r.moves[dice.index(r.moves.len())]
+    } else {
+        &r.moves[0]
+    };
+    let how = if random {
+        format!(" (a move at random: level {})", args.level)
+    } else {
+        String::new()
+    };
+    let mv = game.parse_move(pos, &chosen.mv).map_err(anyhow::Error::msg)?;
+    let child = game.play(pos, mv);
+    let then = match chosen.estimate {
+        Some(score) => format!("estimated {:.0}% for {}", 100.0 * score, names[mover]),
+        None if r.estimated.is_some() => NO_ESTIMATE.to_string(),
+        None => result_words(
+            names,
+            game.player_to_move(&child),
+            chosen.position_value,
+            chosen.remoteness,
+        ),
+    };
+    let said = format!(
+        "Computer plays {} for {}{how}: then {then}",
+        chosen.mv, names[mover]
+    );
+    Ok((child, said))
+}
+
+/// The hints for `mover`: every move with its value, or a search's
+/// shares best first (its own order is by the games played through each
+/// move).
+fn write_hints(
+    out: &mut impl Write,
+    r: &PositionResponse,
+    mover: &str,
+    estimated: bool,
+) -> std::io::Result<()> {
+    let mut moves = r.moves.clone();
+    let what = if estimated {
+        moves.sort_by(|a, b| b.estimate.unwrap_or(-1.0).total_cmp(&a.estimate.unwrap_or(-1.0)));
+        format!("estimated share for {mover}, from a search; not solved")
+    } else {
+        format!("value for {mover}, and in how many moves")
+    };
+    writeln!(out, "  hints ({what}):")?;
+    for line in hint_lines(&moves) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The position before the person's last move, undoing the computer's
+/// moves after it too; `None` with nothing to undo.
+fn undo<G: Game>(game: &G, history: &mut Vec<G::Position>, computer: Option<usize>) -> Option<G::Position> {
+    let mut undone = None;
+    while let Some(p) = history.pop() {
+        undone = Some(p);
+        if computer != Some(game.player_to_move(&p)) {
+            break;
+        }
+    }
+    undone
 }
 
 /// How the game ended in `pos`, a primitive position.

@@ -49,50 +49,12 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
     // Boards answered by search alone are served beside databases, not
     // instead of them: with no database, say how to make one. Every game
     // is still watched, so a database written later is served.
-    let databases: usize = catalogs.iter().map(Catalog::databases).sum();
     let list: Vec<_> = catalogs.iter().map(Catalog::served).collect();
-    if databases == 0 {
-        // Damaged databases are a fault to mend, not an empty directory.
-        let damaged: Vec<String> = catalogs
-            .iter()
-            .filter(|c| !c.damaged().is_empty())
-            .map(|c| {
-                format!(
-                    "no healthy database of {} to serve in {}: {}",
-                    c.game(),
-                    args.dir.display(),
-                    c.damaged().join("; ")
-                )
-            })
-            .collect();
-        anyhow::ensure!(damaged.is_empty(), "{}", damaged.join("; "));
-        // The default game's message says how to make its database; the
-        // others are named.
-        let first = catalogs
-            .first()
-            .map_or_else(|| "no database to serve".into(), Catalog::missing);
-        let why = format!(
-            "{first}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
-            games.names()[1..].join(", "),
-            args.dir.display()
+    if catalogs.iter().map(Catalog::databases).sum::<usize>() == 0 {
+        eprintln!(
+            "topitop: warning: {}",
+            without_databases(games, &args, &catalogs, &list)?
         );
-        // Boards answered by search (8×8 Topolo) and the tools' pages
-        // (Toppo's game) need no database: served, with the note.
-        let searched: Vec<String> = list
-            .iter()
-            .flat_map(|game| game.variants.iter().map(|v| format!("{}/{}", game.id, v.id())))
-            .collect();
-        let pages = games.tools().iter().any(|t| t.pages().is_some());
-        anyhow::ensure!(pages || !searched.is_empty(), "{why}");
-        let alone = match (searched.is_empty(), pages) {
-            (true, _) => "the tools' pages".to_string(),
-            (false, false) => format!("{} (answered by search)", searched.join(", ")),
-            (false, true) => format!(
-                "{} (answered by search) and the tools' pages",
-                searched.join(", ")
-            ),
-        };
-        eprintln!("topitop: warning: {why}; serving {alone} alone");
     }
     let pages = games.tools().iter().filter_map(|t| t.pages()).collect();
     let app = Arc::new(App::new(list).with_pages(pages));
@@ -153,6 +115,61 @@ fn serve(games: &Games, args: Args) -> anyhow::Result<()> {
     // A database check under way is not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));
     result
+}
+
+/// What is served when the directory holds no database of any game:
+/// boards answered by search and the tools' pages, said in a warning.
+///
+/// # Errors
+/// Damaged databases (a fault to mend, not an empty directory), or
+/// nothing at all to serve; the message says how to make a database.
+fn without_databases(
+    games: &Games,
+    args: &Args,
+    catalogs: &[Catalog],
+    list: &[topitop_serve::ServedGame],
+) -> anyhow::Result<String> {
+    // Damaged databases are a fault to mend, not an empty directory.
+    let damaged: Vec<String> = catalogs
+        .iter()
+        .filter(|c| !c.damaged().is_empty())
+        .map(|c| {
+            format!(
+                "no healthy database of {} to serve in {}: {}",
+                c.game(),
+                args.dir.display(),
+                c.damaged().join("; ")
+            )
+        })
+        .collect();
+    anyhow::ensure!(damaged.is_empty(), "{}", damaged.join("; "));
+    // The default game's message says how to make its database; the
+    // others are named.
+    let first = catalogs
+        .first()
+        .map_or_else(|| "no database to serve".into(), Catalog::missing);
+    let why = format!(
+        "{first}; the databases of the other games ({}) are served too: `topitop solve --game NAME --out {}`",
+        games.names()[1..].join(", "),
+        args.dir.display()
+    );
+    // Boards answered by search (8×8 Topolo) and the tools' pages
+    // (Toppo's game) need no database: served, with the note.
+    let searched: Vec<String> = list
+        .iter()
+        .flat_map(|game| game.variants.iter().map(|v| format!("{}/{}", game.id, v.id())))
+        .collect();
+    let pages = games.tools().iter().any(|t| t.pages().is_some());
+    anyhow::ensure!(pages || !searched.is_empty(), "{why}");
+    let alone = match (searched.is_empty(), pages) {
+        (true, _) => "the tools' pages".to_string(),
+        (false, false) => format!("{} (answered by search)", searched.join(", ")),
+        (false, true) => format!(
+            "{} (answered by search) and the tools' pages",
+            searched.join(", ")
+        ),
+    };
+    Ok(format!("{why}; serving {alone} alone"))
 }
 
 /// The most `--searches`: each search already uses every core.

@@ -196,45 +196,68 @@ fn lead(solver: &mut dyn Solver, args: &Args, crew: &mut Crew) -> anyhow::Result
             bar.set(board.solved, total);
         }
     } else {
-        // Each worker is given a second unit when there are enough, so
-        // that it starts on it as soon as it has kept the first, not a
-        // message's round trip later.
-        let mut given: Vec<VecDeque<usize>> = vec![VecDeque::new(); ranks];
-        let mut ready_ranks = vec![false; ranks];
-        while !board.finished() {
-            for depth in 0..AHEAD {
-                for r in 1..ranks {
-                    if ready_ranks[r] && given[r].len() == depth {
-                        let Some(u) = board.next() else { break };
-                        link.send(r, &[SOLVE, u as u64]);
-                        given[r].push_back(u);
-                    }
-                }
-            }
-            let (from, words) = receive(link, LEAD_NAP);
-            match words.first().copied() {
-                Some(READY) => ready_ranks[from] = true,
-                Some(DONE) => {
-                    let u = words.get(1).copied().unwrap_or(u64::MAX) as usize;
-                    anyhow::ensure!(
-                        given[from].front() == Some(&u),
-                        "process {from} reported unit {u}, which it was not solving"
-                    );
-                    given[from].pop_front();
-                    board.done(u);
-                    bar.set(board.solved, total);
-                }
-                Some(FAILED) => {
-                    bar.finish();
-                    anyhow::bail!("process {from} of {ranks} failed: {}", text_of(&words));
-                }
-                _ => anyhow::bail!("process {from} sent a message this program does not know: {words:?}"),
-            }
+        if let Err(e) = hand_out(link, &mut board, &|solved| bar.set(solved, total)) {
+            bar.finish();
+            return Err(e);
         }
     }
     bar.finish();
     crew.stop();
     // Each worker's CPU time, so that the report counts the whole solve's.
+    collect_cpu(link, &mut clock)?;
+    units.gather(&mut claim.kept)?;
+    claim.write(solver, args, &clock)
+}
+
+/// Process 0's part while the workers solve: hands each unit out as it
+/// may start, and marks it done when its worker says so; `progress` is
+/// told the indices solved.
+///
+/// # Errors
+/// A worker that failed, or sent what was not asked of it.
+fn hand_out(link: &dyn Link, board: &mut Board, progress: &dyn Fn(u64)) -> anyhow::Result<()> {
+    let ranks = link.ranks();
+    // Each worker is given a second unit when there are enough, so
+    // that it starts on it as soon as it has kept the first, not a
+    // message's round trip later.
+    let mut given: Vec<VecDeque<usize>> = vec![VecDeque::new(); ranks];
+    let mut ready_ranks = vec![false; ranks];
+    while !board.finished() {
+        for depth in 0..AHEAD {
+            for r in 1..ranks {
+                if ready_ranks[r] && given[r].len() == depth {
+                    let Some(u) = board.next() else { break };
+                    link.send(r, &[SOLVE, u as u64]);
+                    given[r].push_back(u);
+                }
+            }
+        }
+        let (from, words) = receive(link, LEAD_NAP);
+        match words.first().copied() {
+            Some(READY) => ready_ranks[from] = true,
+            Some(DONE) => {
+                let u = words.get(1).copied().unwrap_or(u64::MAX) as usize;
+                anyhow::ensure!(
+                    given[from].front() == Some(&u),
+                    "process {from} reported unit {u}, which it was not solving"
+                );
+                given[from].pop_front();
+                board.done(u);
+                progress(board.solved);
+            }
+            Some(FAILED) => anyhow::bail!("process {from} of {ranks} failed: {}", text_of(&words)),
+            _ => anyhow::bail!("process {from} sent a message this program does not know: {words:?}"),
+        }
+    }
+    Ok(())
+}
+
+/// Adds each worker's CPU time, which it sends as it leaves, to `clock`.
+///
+/// # Errors
+/// A worker that failed instead.
+fn collect_cpu(link: &dyn Link, clock: &mut Clock) -> anyhow::Result<()> {
+    let ranks = link.ranks();
     let mut left = ranks - 1;
     while left > 0 {
         let (from, words) = receive(link, LEAD_NAP);
@@ -247,8 +270,7 @@ fn lead(solver: &mut dyn Solver, args: &Args, crew: &mut Crew) -> anyhow::Result
             _ => {}
         }
     }
-    units.gather(&mut claim.kept)?;
-    claim.write(solver, args, &clock)
+    Ok(())
 }
 
 /// Which units are done, and which may start: those whose inputs are.

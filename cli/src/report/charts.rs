@@ -156,11 +156,9 @@ fn legend_room(names: &[&str]) -> u32 {
         .map_or(0, |n| n * 9 + 44)
 }
 
-/// Counts by integer x for each series, as grouped bars or (when there are
-/// too many x values for bars) lines with a marker at each point.
-pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart {
-    // Repeated x values within a series add up.
-    let data: Vec<(&str, BTreeMap<i64, u64>)> = series
+/// Each series' counts by x, repeated x values added up.
+fn summed(series: &[Series]) -> Vec<(&str, BTreeMap<i64, u64>)> {
+    series
         .iter()
         .map(|s| {
             let mut m = BTreeMap::new();
@@ -170,7 +168,38 @@ pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart
             }
             (s.name.as_str(), m)
         })
-        .collect();
+        .collect()
+}
+
+/// The y axis of `counts`, linear from 0 or logarithmic, with notes on
+/// what a log scale cannot show.
+fn count_axis(counts: &[u64], log_y: bool) -> (Axis, Vec<String>) {
+    let top = counts.iter().copied().max().unwrap_or(0) as f64;
+    let mut notes = Vec::new();
+    if !log_y {
+        return (Axis::linear(0.0, top, true), notes);
+    }
+    let y = match counts.iter().copied().filter(|&n| n > 0).min() {
+        Some(least) => Axis::log(least as f64, top, 0.3, 0.15),
+        None => {
+            notes.push("every count is zero".to_string());
+            Axis::log(1.0, 10.0, 0.0, 0.0)
+        }
+    };
+    let zeros = counts.iter().filter(|&&n| n == 0).count();
+    if zeros > 0 {
+        notes.push(format!(
+            "{} value and remoteness pairs with no position are left out: a log scale has no zero",
+            grouped(zeros as u64)
+        ));
+    }
+    (y, notes)
+}
+
+/// Counts by integer x for each series, as grouped bars or (when there are
+/// too many x values for bars) lines with a marker at each point.
+pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart {
+    let data = summed(series);
     let xs: BTreeSet<i64> = data.iter().flat_map(|(_, m)| m.keys().copied()).collect();
     let (Some(&xmin), Some(&xmax)) = (xs.first(), xs.last()) else {
         return Chart {
@@ -178,27 +207,8 @@ pub fn bars(x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> Chart
             notes: Vec::new(),
         };
     };
-    let counts = || data.iter().flat_map(|(_, m)| m.values().copied());
-    let top = counts().max().unwrap_or(0) as f64;
-    let mut notes = Vec::new();
-    let y = if log_y {
-        match counts().filter(|&n| n > 0).min() {
-            Some(least) => Axis::log(least as f64, top, 0.3, 0.15),
-            None => {
-                notes.push("every count is zero".to_string());
-                Axis::log(1.0, 10.0, 0.0, 0.0)
-            }
-        }
-    } else {
-        Axis::linear(0.0, top, true)
-    };
-    let zeros = counts().filter(|&n| n == 0).count();
-    if log_y && zeros > 0 {
-        notes.push(format!(
-            "{} value and remoteness pairs with no position are left out: a log scale has no zero",
-            grouped(zeros as u64)
-        ));
-    }
+    let counts: Vec<u64> = data.iter().flat_map(|(_, m)| m.values().copied()).collect();
+    let (y, notes) = count_axis(&counts, log_y);
     let x = Axis::integers(xmin, xmax);
     // Series with nothing to draw take no room in a group of bars.
     let drawn: Vec<bool> = data.iter().map(|(_, m)| m.values().any(|&n| n > 0)).collect();

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use topitop_topolo::layout::{arrangements, Counts, Tier};
+use topitop_topolo::layout::{arrangements, Counts, Layout, Tier};
 use topitop_topolo::{Class, Color, Position, Size};
 
 use crate::images::ImageMap;
@@ -55,11 +55,9 @@ pub fn level(plan: &Plan, first: Class, k: usize, read: &Reader<'_>) -> Vec<Leve
     let na = layout.cells(first).len();
     let amap = ImageMap::new(layout, first);
     let powers: Vec<u64> = (0..na).map(|p| base.pow((na - 1 - p) as u32)).collect();
-    let inventory: Counts = {
-        let r = Size::ALL.map(|s| game.inventory(Color::Red, s) as u8);
-        let b = Size::ALL.map(|s| game.inventory(Color::Black, s) as u8);
-        [r[0], r[1], r[2], b[0], b[1], b[2]]
-    };
+    let r = Size::ALL.map(|s| game.inventory(Color::Red, s) as u8);
+    let b = Size::ALL.map(|s| game.inventory(Color::Black, s) as u8);
+    let inventory: Counts = [r[0], r[1], r[2], b[0], b[1], b[2]];
     let tiers: Vec<Tier> = plan
         .tiers()
         .iter()
@@ -77,28 +75,7 @@ pub fn level(plan: &Plan, first: Class, k: usize, read: &Reader<'_>) -> Vec<Leve
         let open: Vec<usize> = (if k.is_multiple_of(2) { 0..3 } else { 3..6 })
             .filter(|&s| pieces[s] < inventory[s])
             .collect();
-        // Each child tier, with its codes in order (an open one) or its
-        // canonical full classes (a closed one).
-        let children: HashMap<usize, (Tier, Arc<Vec<u64>>)> = open
-            .iter()
-            .map(|&s| {
-                let mut child = pieces;
-                child[s] += 1;
-                let entry = if k + 1 == na {
-                    let tier = Tier::Closed {
-                        first,
-                        full: child,
-                        second: [0; 6],
-                    };
-                    (tier, layout.full_codes(first, child))
-                } else {
-                    let m = layout.multiset(na, &child);
-                    let list = arrangements(&m, usize::from(layout.base())).collect();
-                    (Tier::Open { first, pieces: child }, Arc::new(list))
-                };
-                (s, entry)
-            })
-            .collect();
+        let children = child_tiers(layout, first, pieces, &open);
         let results: Vec<(u8, [u64; 4])> = codes
             .par_iter()
             .map(|&code| {
@@ -144,12 +121,10 @@ pub fn level(plan: &Plan, first: Class, k: usize, read: &Reader<'_>) -> Vec<Leve
                 (v, c)
             })
             .collect();
-        let mut counts = [0u64; 4];
-        for r in &results {
-            for (slot, n) in counts.iter_mut().zip(r.1) {
-                *slot += n;
-            }
-        }
+        let counts = results.iter().fold([0u64; 4], |mut a, r| {
+            a.iter_mut().zip(r.1).for_each(|(slot, n)| *slot += n);
+            a
+        });
         out.push(Level {
             tier,
             values: results.into_iter().map(|r| r.0).collect(),
@@ -157,6 +132,39 @@ pub fn level(plan: &Plan, first: Class, k: usize, read: &Reader<'_>) -> Vec<Leve
         });
     }
     out
+}
+
+/// Each child tier of the open tier `pieces` of `first` by the slot
+/// (size and colour) a move fills, among those still in hand (`open`),
+/// with its codes in order (an open tier) or its canonical full classes
+/// (a closed one, when the move fills the class).
+fn child_tiers(
+    layout: &Layout,
+    first: Class,
+    pieces: Counts,
+    open: &[usize],
+) -> HashMap<usize, (Tier, Arc<Vec<u64>>)> {
+    let na = layout.cells(first).len();
+    let k: usize = pieces.iter().map(|&c| usize::from(c)).sum();
+    open.iter()
+        .map(|&s| {
+            let mut child = pieces;
+            child[s] += 1;
+            let entry = if k + 1 == na {
+                let tier = Tier::Closed {
+                    first,
+                    full: child,
+                    second: [0; 6],
+                };
+                (tier, layout.full_codes(first, child))
+            } else {
+                let m = layout.multiset(na, &child);
+                let list = arrangements(&m, usize::from(layout.base())).collect();
+                (Tier::Open { first, pieces: child }, Arc::new(list))
+            };
+            (s, entry)
+        })
+        .collect()
 }
 
 /// The start's value from its children's, read from `read`.

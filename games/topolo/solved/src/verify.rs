@@ -31,6 +31,47 @@ pub struct Checked {
     pub count_errors: Vec<String>,
 }
 
+/// What the checks found so far, shared by the threads that check.
+struct Findings<'a> {
+    found: Mutex<Checked>,
+    show: usize,
+    stored: &'a [topitop_db::packed::PackedTier],
+}
+
+impl Findings<'_> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Checked> {
+        self.found
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A value that breaks a condition, in words.
+    fn note(&self, what: String) {
+        let mut f = self.lock();
+        f.violations += 1;
+        if f.examples.len() < self.show {
+            f.examples.push(what);
+        }
+    }
+
+    /// Tier `k`'s counts by value and its positions, recounted, against
+    /// the header's.
+    fn recount(&self, k: usize, got: [u64; 4]) {
+        let s = &self.stored[k];
+        let want = [s.counts[0], s.counts[1], s.counts[2], s.positions];
+        if got != want {
+            self.lock()
+                .count_errors
+                .push(format!("tier {}: header {want:?}, recounted {got:?}", s.name));
+        }
+    }
+}
+
+/// Tier `k`'s stored values, as digits.
+fn trits(db: &PackedDb, k: usize) -> anyhow::Result<Vec<u8>> {
+    Ok(db.tier_values(k)?.into_iter().map(trit).collect())
+}
+
 /// Checks `db`, which must hold `plan`'s board, keeping `show` examples;
 /// calls `progress(done, total)` as full first classes are checked.
 ///
@@ -42,8 +83,6 @@ pub fn verify(
     show: usize,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> anyhow::Result<Checked> {
-    let layout = plan.layout();
-    let game = layout.game();
     let stored = &db.header().tiers;
     anyhow::ensure!(
         stored.len() == plan.tiers().len(),
@@ -63,25 +102,31 @@ pub fn verify(
             plan.sizes()[k]
         );
     }
-    let trits =
-        |k: usize| -> anyhow::Result<Vec<u8>> { Ok(db.tier_values(k)?.into_iter().map(trit).collect()) };
-    let found = Mutex::new(Checked::default());
-    let note = |what: String| {
-        let mut f = found.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        f.violations += 1;
-        if f.examples.len() < show {
-            f.examples.push(what);
-        }
+    let findings = Findings {
+        found: Mutex::new(Checked::default()),
+        show,
+        stored,
     };
-    let recount = |k: usize, got: [u64; 4]| {
-        let s = &stored[k];
-        let want = [s.counts[0], s.counts[1], s.counts[2], s.positions];
-        if got != want {
-            let mut f = found.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            f.count_errors
-                .push(format!("tier {}: header {want:?}, recounted {got:?}", s.name));
-        }
-    };
+    let positions = closed(plan, db, &findings, progress)? + open(plan, db, &findings)?;
+    let mut f = findings
+        .found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    f.positions = positions;
+    Ok(f)
+}
+
+/// The closed tiers, template by template: each full first class settled
+/// again from the stored values, which must not change. Returns the
+/// positions checked.
+fn closed(
+    plan: &Plan,
+    db: &PackedDb,
+    findings: &Findings<'_>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> anyhow::Result<u64> {
+    let layout = plan.layout();
+    let game = layout.game();
     let done = AtomicU64::new(0);
     let total = plan.subgames();
     let mut positions = 0u64;
@@ -89,7 +134,9 @@ pub fn verify(
         let (tiers, k0, _) = plan.template_tiers(first, full);
         let t = Template::new(layout, first, full);
         let sub = Subgames::new(layout, &t);
-        let rows: Vec<Vec<u8>> = (k0..k0 + tiers.len()).map(trits).collect::<anyhow::Result<_>>()?;
+        let rows: Vec<Vec<u8>> = (k0..k0 + tiers.len())
+            .map(|k| trits(db, k))
+            .collect::<anyhow::Result<_>>()?;
         let codes = layout.full_codes(first, full);
         let counts = codes
             .par_iter()
@@ -107,7 +154,7 @@ pub fn verify(
                     for &s in &bad {
                         let nb = layout.cells(first.other()).len();
                         let pos = layout.place(a, first.other(), &layout.decode(t.codes[s], nb));
-                        note(format!(
+                        findings.note(format!(
                             "{}  stored {}",
                             game.format(&pos),
                             trit_value(buf[s]).name()
@@ -125,13 +172,19 @@ pub fn verify(
             .reduce(|| vec![[0u64; 4]; t.tiers.len()], add_counts);
         for (j, c) in counts.into_iter().enumerate() {
             positions += c[0] + c[1] + c[2];
-            recount(k0 + j, c);
+            findings.recount(k0 + j, c);
         }
         progress(done.load(Ordering::Relaxed), total);
     }
-    // The open tiers and the start, from the stored values of their
-    // children: the open tiers themselves and the closed tiers of full
-    // first classes alone.
+    Ok(positions)
+}
+
+/// The open tiers and the start, from the stored values of their
+/// children: the open tiers themselves and the closed tiers of full first
+/// classes alone. Returns the positions checked.
+fn open(plan: &Plan, db: &PackedDb, findings: &Findings<'_>) -> anyhow::Result<u64> {
+    let layout = plan.layout();
+    let game = layout.game();
     let mut held: HashMap<Tier, Vec<u8>> = HashMap::new();
     for (k, &t) in plan.tiers().iter().enumerate() {
         let wanted = match t {
@@ -139,7 +192,7 @@ pub fn verify(
             Tier::Closed { second, .. } => second == [0; 6],
         };
         if wanted {
-            held.insert(t, trits(k)?);
+            held.insert(t, trits(db, k)?);
         }
     }
     let read = |tier: Tier, i: u64| {
@@ -148,30 +201,32 @@ pub fn verify(
             .copied()
             .unwrap_or(3)
     };
+    let differs = |pos: &Position, got: u8, want: u8| {
+        findings.note(format!(
+            "{}  stored {}  expected {}",
+            game.format(pos),
+            trit_value(got).name(),
+            trit_value(want).name()
+        ));
+    };
+    let mut positions = 0u64;
     for first in layout.firsts() {
         for k in (1..layout.cells(first).len()).rev() {
             for level in crate::open::level(plan, first, k, &read) {
-                let stored_values = &held[&level.tier];
                 let na = layout.cells(first).len();
-                for (i, (&want, &got)) in level.values.iter().zip(stored_values).enumerate() {
+                for (i, (&want, &got)) in level.values.iter().zip(&held[&level.tier]).enumerate() {
+                    let Tier::Open { pieces, .. } = level.tier else {
+                        continue;
+                    };
                     if want != got {
-                        let Tier::Open { pieces, .. } = level.tier else {
-                            continue;
-                        };
                         let digits =
                             topitop_topolo::layout::arrangement(i as u64, &layout.multiset(na, &pieces));
-                        let pos = layout.place(Position::EMPTY, first, &digits);
-                        note(format!(
-                            "{}  stored {}  expected {}",
-                            game.format(&pos),
-                            trit_value(got).name(),
-                            trit_value(want).name()
-                        ));
+                        differs(&layout.place(Position::EMPTY, first, &digits), got, want);
                     }
                 }
                 positions += level.counts[..3].iter().sum::<u64>();
                 if let Some((tk, _)) = plan.place(level.tier) {
-                    recount(tk, level.counts);
+                    findings.recount(tk, level.counts);
                 }
             }
         }
@@ -179,23 +234,13 @@ pub fn verify(
     let want = crate::open::start(plan, &read);
     let got = read(Tier::Start, 0);
     if want != got {
-        note(format!(
-            "{}  stored {}  expected {}",
-            game.format(&Position::EMPTY),
-            trit_value(got).name(),
-            trit_value(want).name()
-        ));
+        differs(&Position::EMPTY, got, want);
     }
-    positions += 1;
     let mut c = [0u64; 4];
     c[usize::from(want.min(2))] = 1;
     c[3] = 1;
     if let Some((k, _)) = plan.place(Tier::Start) {
-        recount(k, c);
+        findings.recount(k, c);
     }
-    let mut f = found
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    f.positions = positions;
-    Ok(f)
+    Ok(positions + 1)
 }

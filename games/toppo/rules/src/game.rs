@@ -416,141 +416,158 @@ impl Game {
             return events;
         }
         self.now = self.now.max(t.at);
-        let ignore = |why: &str| Event::Ignored {
-            player: p,
-            reason: why.to_string(),
-        };
-        let l = self.rules.line;
+        let e = &mut events;
         match &t.action {
-            Action::Reveal => {
-                let h = &self.hands[p];
-                if h.matched {
-                    events.push(ignore("a matched line is renewed, not completed"));
-                } else if h.line.len() >= l {
-                    events.push(ignore("the line is full"));
-                } else if h.deck.is_empty() {
-                    events.push(ignore("no card left to reveal"));
-                } else if !self.started && p != self.starter {
-                    // Starting too early: the line and one card.
-                    let mut line = std::mem::take(&mut self.hands[p].line);
-                    if let Some(c) = self.hands[p].deck.pop_front() {
-                        line.push(c);
-                    }
-                    self.hands[p].deck.extend(line);
-                    let starter = self.starter;
-                    self.clear_lines();
-                    let cards = self.penalty_cards(p, self.rules.early_penalty, &mut events);
-                    self.starter = starter;
-                    events.push(Event::Penalty {
-                        player: p,
-                        reason: "started before the starter".into(),
-                        cards,
-                    });
-                } else {
-                    if p == self.starter {
-                        self.started = true;
-                    }
-                    let h = &mut self.hands[p];
-                    if let Some(c) = h.deck.pop_front() {
-                        h.line.push(c);
-                        if h.line.len() == l {
-                            self.lines += 1;
-                        }
-                    }
-                }
-            }
-            Action::Top { order } => {
-                if self.hands[p].line.len() != l || self.hands[p].matched {
-                    events.push(ignore("a top needs a full line"));
-                } else if tops_in(&self.hands[p].line, &self.display(), order) {
-                    let line = std::mem::take(&mut self.hands[p].line);
-                    for (place, &j) in order.iter().enumerate() {
-                        self.piles[place].push(line[j]);
-                    }
-                    self.interrupt(p);
-                    self.last_top = t.at;
-                    events.push(Event::Top { player: p });
-                } else {
-                    let n = self.rules.penalty;
-                    self.penalise(
-                        p,
-                        n,
-                        "shouted top, but the line does not top the display in that order".into(),
-                        &mut events,
-                    );
-                }
-            }
-            Action::Match { line, place } => {
-                let h = &self.hands[p];
-                if (h.line.len() != l && !h.matched) || *line >= h.line.len() || *place >= l {
-                    events.push(ignore("a match needs a full line and a card of it"));
-                } else {
-                    let c = h.line[*line];
-                    if self.shown(*place) == Some(c) {
-                        let h = &mut self.hands[p];
-                        h.line.remove(*line);
-                        h.matched = true;
-                        self.piles[*place].push(c);
-                        events.push(Event::Match {
-                            player: p,
-                            card: c.to_string(),
-                        });
-                    } else {
-                        let n = self.rules.penalty;
-                        self.penalise(
-                            p,
-                            n,
-                            format!("matched {c}, which is not the display's card there"),
-                            &mut events,
-                        );
-                    }
-                }
-            }
-            Action::Renew => {
-                let h = &mut self.hands[p];
-                if h.line.len() != l && !h.matched {
-                    events.push(ignore("a renew needs a full line"));
-                } else {
-                    let line = std::mem::take(&mut h.line);
-                    h.deck.extend(line);
-                    h.matched = false;
-                }
-            }
-            Action::Toppo => {
-                if self.hands[p].cards() < self.rules.toppo_below {
-                    let points = self
-                        .hands
-                        .iter()
-                        .enumerate()
-                        .map(|(k, h)| if k == p { 0 } else { h.cards() })
-                        .collect();
-                    self.points = Some(points);
-                    events.push(Event::Toppo { player: p });
-                } else {
-                    let n = self.rules.penalty;
-                    let left = self.hands[p].cards();
-                    self.penalise(p, n, format!("called toppo with {left} cards"), &mut events);
-                }
-            }
-            Action::Replace => match self.rules.replace_after {
-                Some(after) if t.at >= self.last_top.saturating_add(after) => {
-                    for place in 0..l {
-                        if self.stack.is_empty() {
-                            self.recycle(&mut events);
-                        }
-                        if let Some(c) = self.stack.pop() {
-                            self.piles[place].push(c);
-                        }
-                    }
-                    self.clear_lines();
-                    self.last_top = t.at;
-                    self.started = false;
-                    events.push(Event::Replaced);
-                }
-                _ => events.push(ignore("the display is replaced only after a while without a top")),
-            },
+            Action::Reveal => self.reveal(p, e),
+            Action::Top { order } => self.top(p, order, t.at, e),
+            Action::Match { line, place } => self.match_card(p, *line, *place, e),
+            Action::Renew => self.renew(p, e),
+            Action::Toppo => self.toppo(p, e),
+            Action::Replace => self.replace(p, t.at, e),
         }
         events
+    }
+
+    /// Player `p` turns their next card up, or starts too early and is
+    /// penalised.
+    fn reveal(&mut self, p: usize, events: &mut Vec<Event>) {
+        let l = self.rules.line;
+        let h = &self.hands[p];
+        if h.matched {
+            events.push(ignored(p, "a matched line is renewed, not completed"));
+        } else if h.line.len() >= l {
+            events.push(ignored(p, "the line is full"));
+        } else if h.deck.is_empty() {
+            events.push(ignored(p, "no card left to reveal"));
+        } else if !self.started && p != self.starter {
+            // Starting too early: the line and one card.
+            let mut line = std::mem::take(&mut self.hands[p].line);
+            if let Some(c) = self.hands[p].deck.pop_front() {
+                line.push(c);
+            }
+            self.hands[p].deck.extend(line);
+            let starter = self.starter;
+            self.clear_lines();
+            let cards = self.penalty_cards(p, self.rules.early_penalty, events);
+            self.starter = starter;
+            events.push(Event::Penalty {
+                player: p,
+                reason: "started before the starter".into(),
+                cards,
+            });
+        } else {
+            if p == self.starter {
+                self.started = true;
+            }
+            let h = &mut self.hands[p];
+            if let Some(c) = h.deck.pop_front() {
+                h.line.push(c);
+                if h.line.len() == l {
+                    self.lines += 1;
+                }
+            }
+        }
+    }
+
+    /// Player `p` shouts top, laying their line on the display in `order`.
+    fn top(&mut self, p: usize, order: &[usize], at: u64, events: &mut Vec<Event>) {
+        if self.hands[p].line.len() != self.rules.line || self.hands[p].matched {
+            events.push(ignored(p, "a top needs a full line"));
+        } else if tops_in(&self.hands[p].line, &self.display(), order) {
+            let line = std::mem::take(&mut self.hands[p].line);
+            for (place, &j) in order.iter().enumerate() {
+                self.piles[place].push(line[j]);
+            }
+            self.interrupt(p);
+            self.last_top = at;
+            events.push(Event::Top { player: p });
+        } else {
+            let n = self.rules.penalty;
+            let why = "shouted top, but the line does not top the display in that order";
+            self.penalise(p, n, why.into(), events);
+        }
+    }
+
+    /// Player `p` lays card `line` of their line on the display's `place`.
+    fn match_card(&mut self, p: usize, line: usize, place: usize, events: &mut Vec<Event>) {
+        let l = self.rules.line;
+        let h = &self.hands[p];
+        if (h.line.len() != l && !h.matched) || line >= h.line.len() || place >= l {
+            events.push(ignored(p, "a match needs a full line and a card of it"));
+            return;
+        }
+        let c = h.line[line];
+        if self.shown(place) == Some(c) {
+            let h = &mut self.hands[p];
+            h.line.remove(line);
+            h.matched = true;
+            self.piles[place].push(c);
+            events.push(Event::Match {
+                player: p,
+                card: c.to_string(),
+            });
+        } else {
+            let n = self.rules.penalty;
+            let why = format!("matched {c}, which is not the display's card there");
+            self.penalise(p, n, why, events);
+        }
+    }
+
+    /// Player `p` puts their line back under their deck.
+    fn renew(&mut self, p: usize, events: &mut Vec<Event>) {
+        let l = self.rules.line;
+        let h = &mut self.hands[p];
+        if h.line.len() != l && !h.matched {
+            events.push(ignored(p, "a renew needs a full line"));
+        } else {
+            let line = std::mem::take(&mut h.line);
+            h.deck.extend(line);
+            h.matched = false;
+        }
+    }
+
+    /// Player `p` calls toppo: the game ends if they hold few enough
+    /// cards, else a penalty.
+    fn toppo(&mut self, p: usize, events: &mut Vec<Event>) {
+        if self.hands[p].cards() < self.rules.toppo_below {
+            let points = self
+                .hands
+                .iter()
+                .enumerate()
+                .map(|(k, h)| if k == p { 0 } else { h.cards() })
+                .collect();
+            self.points = Some(points);
+            events.push(Event::Toppo { player: p });
+        } else {
+            let n = self.rules.penalty;
+            let left = self.hands[p].cards();
+            self.penalise(p, n, format!("called toppo with {left} cards"), events);
+        }
+    }
+
+    /// A new display from the stack, once long enough has passed without
+    /// a top (asked by player `p`).
+    fn replace(&mut self, p: usize, at: u64, events: &mut Vec<Event>) {
+        match self.rules.replace_after {
+            Some(after) if at >= self.last_top.saturating_add(after) => {
+                for place in 0..self.rules.line {
+                    if self.stack.is_empty() {
+                        self.recycle(events);
+                    }
+                    if let Some(c) = self.stack.pop() {
+                        self.piles[place].push(c);
+                    }
+                }
+                self.clear_lines();
+                self.last_top = at;
+                self.started = false;
+                events.push(Event::Replaced);
+            }
+            _ => events.push(ignored(
+                p,
+                "the display is replaced only after a while without a top",
+            )),
+        }
     }
 
     /// The game from `seed` with `actions` applied in the order of their
@@ -604,6 +621,14 @@ impl Totals {
     pub fn next_starter(&self) -> usize {
         let most = self.points.iter().copied().max().unwrap_or(0);
         self.points.iter().position(|&p| p == most).unwrap_or(0)
+    }
+}
+
+/// An action of `player` that does nothing, and why.
+fn ignored(player: usize, why: &str) -> Event {
+    Event::Ignored {
+        player,
+        reason: why.to_string(),
     }
 }
 

@@ -515,22 +515,7 @@ fn assemble(a: &Database, b: &Database, t: Tally, examples: usize) -> anyhow::Re
             )
         })
         .collect();
-    let mut chosen = Vec::new();
-    for cause in [Cause::Rules, Cause::Propagated] {
-        chosen.extend(
-            transitions_by_cause
-                .iter()
-                .filter(|tr| tr.cause == cause)
-                .take(examples)
-                .filter_map(|tr| {
-                    let va = VALUE_NAMES.iter().position(|&v| v == tr.a)?;
-                    let vb = VALUE_NAMES.iter().position(|&v| v == tr.b)?;
-                    t.candidates
-                        .get(&(cause, va, vb))
-                        .map(|(_, p)| (cause, p.clone()))
-                }),
-        );
-    }
+    let chosen = pick_examples(&t, &transitions_by_cause, examples);
     let examples = chosen
         .into_iter()
         .map(|(cause, p)| example(a, b, cause, &p))
@@ -556,6 +541,28 @@ fn assemble(a: &Database, b: &Database, t: Tally, examples: usize) -> anyhow::Re
         tiers,
         examples,
     })
+}
+
+/// The positions to explain: for each cause, one of each of its
+/// commonest `per_cause` transitions.
+fn pick_examples(t: &Tally, by_cause: &[Transition], per_cause: usize) -> Vec<(Cause, String)> {
+    let mut chosen = Vec::new();
+    for cause in [Cause::Rules, Cause::Propagated] {
+        chosen.extend(
+            by_cause
+                .iter()
+                .filter(|tr| tr.cause == cause)
+                .take(per_cause)
+                .filter_map(|tr| {
+                    let va = VALUE_NAMES.iter().position(|&v| v == tr.a)?;
+                    let vb = VALUE_NAMES.iter().position(|&v| v == tr.b)?;
+                    t.candidates
+                        .get(&(cause, va, vb))
+                        .map(|(_, p)| (cause, p.clone()))
+                }),
+        );
+    }
+    chosen
 }
 
 fn example(a: &Database, b: &Database, cause: Cause, position: &str) -> anyhow::Result<Example> {

@@ -8,6 +8,17 @@ use topitop_cli::report::{Report, Series};
 /// The report of `c`: tables and charts of everything the text shows.
 pub fn page(c: &Comparison) -> Report {
     let mut r = Report::new(&format!("Topitop: {} against {}", c.a.rules, c.b.rules));
+    summary(&mut r, c);
+    values(&mut r, c);
+    histograms(&mut r, c);
+    causes(&mut r, c);
+    tiers(&mut r, c);
+    examples(&mut r, c);
+    r
+}
+
+/// The start position, the files and the summary figures.
+fn summary(r: &mut Report, c: &Comparison) {
     let d = &c.differ;
     r.paragraph(&format!(
         "Start position {}: A ({}) {}, B ({}) {}.",
@@ -38,7 +49,10 @@ pub fn page(c: &Comparison) -> Report {
             ],
         ],
     );
+}
 
+/// The values under each side: the transition matrix and the remoteness shift.
+fn values(r: &mut Report, c: &Comparison) {
     r.heading("Values under A and under B");
     let values = values_present(c);
     let labels: Vec<String> = values.iter().map(|v| v.to_string()).collect();
@@ -70,7 +84,10 @@ pub fn page(c: &Comparison) -> Report {
         &shift,
         true,
     );
+}
 
+/// Positions by value and remoteness under each side.
+fn histograms(r: &mut Report, c: &Comparison) {
     r.heading("Positions by value and remoteness");
     for (side, rules) in [("a", &c.a.rules), ("b", &c.b.rules)] {
         let series: Vec<Series> = WITH_REMOTENESS_NAMES
@@ -96,7 +113,10 @@ pub fn page(c: &Comparison) -> Report {
             true,
         );
     }
+}
 
+/// The differing positions by cause and transition.
+fn causes(r: &mut Report, c: &Comparison) {
     r.heading("Differences by cause");
     let rows: Vec<Vec<String>> = c
         .transitions_by_cause
@@ -115,7 +135,10 @@ pub fn page(c: &Comparison) -> Report {
         &["cause", "value under A", "value under B", "positions"],
         &rows,
     );
+}
 
+/// The differences by tier: against tier size, and the tiers with most.
+fn tiers(r: &mut Report, c: &Comparison) {
     r.heading("Differences by tier");
     let points: Vec<(f64, f64)> = c
         .tiers
@@ -165,7 +188,10 @@ pub fn page(c: &Comparison) -> Report {
         ],
         &rows,
     );
+}
 
+/// Each example with both sides' best lines side by side.
+fn examples(r: &mut Report, c: &Comparison) {
     r.heading("Examples");
     for e in &c.examples {
         r.paragraph(&format!(
@@ -225,5 +251,4 @@ pub fn page(c: &Comparison) -> Report {
             r.paragraph(&format!("{}{}.", text[..1].to_uppercase(), &text[1..]));
         }
     }
-    r
 }

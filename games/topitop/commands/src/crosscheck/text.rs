@@ -54,6 +54,39 @@ pub fn write(out: &mut impl Write, c: &Comparison, all_tiers: bool) -> std::io::
         thousands(c.causes["propagated"])
     )?;
 
+    values(out, c)?;
+    if !c.transitions_by_cause.is_empty() {
+        writeln!(out, "\ndifferences by cause and transition (A → B):")?;
+        for t in &c.transitions_by_cause {
+            let what = if t.a == t.b {
+                format!("{}, other remoteness", t.a)
+            } else {
+                format!("{} → {}", t.a, t.b)
+            };
+            writeln!(
+                out,
+                "  {:<11} {what:<24} {:>12}",
+                t.cause.name(),
+                thousands(t.positions)
+            )?;
+        }
+    }
+
+    if !c.tiers.is_empty() {
+        tiers(out, c, all_tiers)?;
+    }
+    if !c.examples.is_empty() {
+        writeln!(out, "\nexamples (one per cause and common transition):")?;
+        for e in &c.examples {
+            example(out, c, e)?;
+        }
+    }
+    Ok(())
+}
+
+/// The transition matrix of values, and the commonest remoteness shifts
+/// of positions whose value is the same.
+fn values(out: &mut impl Write, c: &Comparison) -> std::io::Result<()> {
     let values = values_present(c);
     writeln!(out, "\nvalue under A (rows) and under B (columns):")?;
     write!(out, "{:>10}", "")?;
@@ -93,67 +126,45 @@ pub fn write(out: &mut impl Write, c: &Comparison, all_tiers: bool) -> std::io::
         };
         writeln!(out, "  {v:<5} {}{tail}", list.join("  "))?;
     }
+    Ok(())
+}
 
-    if !c.transitions_by_cause.is_empty() {
-        writeln!(out, "\ndifferences by cause and transition (A → B):")?;
-        for t in &c.transitions_by_cause {
-            let what = if t.a == t.b {
-                format!("{}, other remoteness", t.a)
-            } else {
-                format!("{} → {}", t.a, t.b)
-            };
-            writeln!(
-                out,
-                "  {:<11} {what:<24} {:>12}",
-                t.cause.name(),
-                thousands(t.positions)
-            )?;
-        }
-    }
-
-    if !c.tiers.is_empty() {
-        let shown = if all_tiers {
-            c.tiers.len()
-        } else {
-            c.tiers.len().min(TIERS_SHOWN)
-        };
-        let which = if shown == c.tiers.len() {
-            "all of them".to_string()
-        } else {
-            format!("the {shown} with most (--all-tiers for all)")
-        };
+/// The tiers with most differences (all of them with `all_tiers`).
+fn tiers(out: &mut impl Write, c: &Comparison, all_tiers: bool) -> std::io::Result<()> {
+    let shown = if all_tiers {
+        c.tiers.len()
+    } else {
+        c.tiers.len().min(TIERS_SHOWN)
+    };
+    let which = if shown == c.tiers.len() {
+        "all of them".to_string()
+    } else {
+        format!("the {shown} with most (--all-tiers for all)")
+    };
+    writeln!(
+        out,
+        "\ntiers: {} of {} have differences; {which}:",
+        thousands(c.tiers.len() as u64),
+        thousands(c.tiers_compared as u64)
+    )?;
+    writeln!(
+        out,
+        "{:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  tier: composition",
+        "differ", "value", "remoteness", "rules", "propagated", "positions"
+    )?;
+    for r in &c.tiers[..shown] {
         writeln!(
             out,
-            "\ntiers: {} of {} have differences; {which}:",
-            thousands(c.tiers.len() as u64),
-            thousands(c.tiers_compared as u64)
+            "{:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}: {}",
+            thousands(r.differences()),
+            thousands(r.value),
+            thousands(r.remoteness_only),
+            thousands(r.rules),
+            thousands(r.propagated),
+            thousands(r.positions),
+            r.tier,
+            r.name
         )?;
-        writeln!(
-            out,
-            "{:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  tier: composition",
-            "differ", "value", "remoteness", "rules", "propagated", "positions"
-        )?;
-        for r in &c.tiers[..shown] {
-            writeln!(
-                out,
-                "{:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}: {}",
-                thousands(r.differences()),
-                thousands(r.value),
-                thousands(r.remoteness_only),
-                thousands(r.rules),
-                thousands(r.propagated),
-                thousands(r.positions),
-                r.tier,
-                r.name
-            )?;
-        }
-    }
-
-    if !c.examples.is_empty() {
-        writeln!(out, "\nexamples (one per cause and common transition):")?;
-        for e in &c.examples {
-            example(out, c, e)?;
-        }
     }
     Ok(())
 }

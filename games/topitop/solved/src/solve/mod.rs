@@ -84,6 +84,65 @@ pub fn solve_resumable(
     Ok(solutions.pop().expect("one solution per ruleset"))
 }
 
+/// A tier to solve: its ordinal, and the rulesets that lack it.
+type Todo = (Tier, usize, Vec<usize>);
+/// A tier done for a ruleset: the ruleset, the tier, its ordinal, and
+/// whether it was loaded from a checkpoint.
+type Finished = (usize, Tier, usize, bool);
+
+/// The records' range of the tier with ordinal `tier_ordinal`.
+fn span(index: &GroupIndex, tier_ordinal: usize) -> std::ops::Range<usize> {
+    let r = &index.tiers()[tier_ordinal].records;
+    r.start as usize..r.end as usize
+}
+
+/// A level's tiers, each loaded from the checkpoint of every ruleset that
+/// kept it. Returns the tiers still to solve, each with the rulesets that
+/// lack it, and those loaded as `(ruleset, tier, ordinal, true)`.
+fn resume(
+    level: &[Tier],
+    index: &GroupIndex,
+    checkpoints: &mut [&mut dyn Checkpoint],
+    records: &mut [Vec<Record>],
+) -> (Vec<Todo>, Vec<Finished>) {
+    let mut todo = Vec::new();
+    let mut finished = Vec::new();
+    for &tier in level {
+        let ordinal = index
+            .states()
+            .tier_ordinal(tier)
+            .expect("every composition is indexed");
+        let mut missing = Vec::new();
+        for (k, checkpoint) in checkpoints.iter_mut().enumerate() {
+            if checkpoint.load(tier, &mut records[k][span(index, ordinal)]) {
+                finished.push((k, tier, ordinal, true));
+            } else {
+                missing.push(k);
+            }
+        }
+        if !missing.is_empty() {
+            todo.push((tier, ordinal, missing));
+        }
+    }
+    (todo, finished)
+}
+
+/// Hands one ruleset's `unsaved` tiers to its checkpoint.
+fn save(
+    index: &GroupIndex,
+    checkpoint: &mut dyn Checkpoint,
+    unsaved: &mut Vec<(Tier, usize)>,
+    records: &[Record],
+) -> std::io::Result<()> {
+    let saved: Vec<(Tier, &[Record])> = unsaved
+        .iter()
+        .map(|&(tier, ordinal)| (tier, &records[span(index, ordinal)]))
+        .collect();
+    checkpoint.save(&saved)?;
+    unsaved.clear();
+    Ok(())
+}
+
 /// Solves every position of each of `rules` (one budget, so one numbering
 /// of positions), each with its own checkpoint, calling `progress` with
 /// the ruleset's place in `rules` after each of its tiers.
@@ -123,31 +182,9 @@ pub fn solve_together(
     let mut positions_done = vec![0; rules.len()];
     // Per ruleset: tiers solved but not yet handed to its checkpoint.
     let mut unsaved: Vec<Vec<(Tier, usize)>> = vec![Vec::new(); rules.len()];
-    let span = |tier_ordinal: usize| {
-        let r = &index.tiers()[tier_ordinal].records;
-        r.start as usize..r.end as usize
-    };
+    let span = |tier_ordinal: usize| span(&index, tier_ordinal);
     for level in levels {
-        // Per tier: the rulesets it is still to be solved for.
-        let mut todo = Vec::new();
-        let mut finished = Vec::new();
-        for tier in level {
-            let ordinal = index
-                .states()
-                .tier_ordinal(tier)
-                .expect("every composition is indexed");
-            let mut missing = Vec::new();
-            for (k, checkpoint) in checkpoints.iter_mut().enumerate() {
-                if checkpoint.load(tier, &mut records[k][span(ordinal)]) {
-                    finished.push((k, tier, ordinal, true));
-                } else {
-                    missing.push(k);
-                }
-            }
-            if !missing.is_empty() {
-                todo.push((tier, ordinal, missing));
-            }
-        }
+        let (todo, mut finished) = resume(&level, &index, checkpoints, &mut records);
         let solved: Vec<SolvedTier> = {
             let records: Vec<&[Record]> = records.iter().map(Vec::as_slice).collect();
             todo.into_par_iter()
@@ -173,12 +210,7 @@ pub fn solve_together(
                     .map(|&(tier, ordinal, _, _)| (tier, ordinal)),
             );
             if checkpoint.due() && !unsaved[k].is_empty() {
-                let saved: Vec<(Tier, &[Record])> = unsaved[k]
-                    .iter()
-                    .map(|&(tier, ordinal)| (tier, &records[k][span(ordinal)]))
-                    .collect();
-                checkpoint.save(&saved)?;
-                unsaved[k].clear();
+                save(&index, &mut **checkpoint, &mut unsaved[k], &records[k])?;
             }
         }
         for (k, tier, ordinal, resumed) in finished {

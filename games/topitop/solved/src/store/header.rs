@@ -183,36 +183,43 @@ impl Header {
             symmetric,
             codebook: (0..book_len).map(|_| book.u16()).collect::<Result<_, _>>()?,
         };
-        if header.scheme != SCHEME_CANONICAL_BOARDS {
-            return Err(bad(format!("unknown index scheme {}", header.scheme)));
+        header.check_fields().map_err(bad)?;
+        Ok(header)
+    }
+
+    /// The fields' own ranges, and the block count their boards need.
+    fn check_fields(&self) -> Result<(), String> {
+        let width = self.symbol_width;
+        if self.scheme != SCHEME_CANONICAL_BOARDS {
+            return Err(format!("unknown index scheme {}", self.scheme));
         }
-        if !matches!(symbol_width, 1 | 2) {
-            return Err(bad(format!("symbol width {symbol_width} (must be 1 or 2)")));
+        if !matches!(width, 1 | 2) {
+            return Err(format!("symbol width {width} (must be 1 or 2)"));
         }
-        if header.codebook.is_empty() || header.codebook.len() > 1 << (8 * u32::from(symbol_width)) {
-            return Err(bad(format!(
-                "{} codebook symbols for {symbol_width}-byte symbols",
-                header.codebook.len()
-            )));
+        if self.codebook.is_empty() || self.codebook.len() > 1 << (8 * u32::from(width)) {
+            return Err(format!(
+                "{} codebook symbols for {width}-byte symbols",
+                self.codebook.len()
+            ));
         }
-        if let Some(c) = header
+        if let Some(c) = self
             .codebook
             .iter()
             .find(|&&c| topitop_table::Record::from_bits(c).is_none())
         {
-            return Err(bad(format!("codebook entry {c:#06x} is not a record")));
+            return Err(format!("codebook entry {c:#06x} is not a record"));
         }
-        header.check_codebook().map_err(bad)?;
-        if header.block_boards == 0 || header.block_boards > 1 << 16 {
-            return Err(bad(format!("{} boards per block", header.block_boards)));
+        self.check_codebook()?;
+        if self.block_boards == 0 || self.block_boards > 1 << 16 {
+            return Err(format!("{} boards per block", self.block_boards));
         }
-        if header.blocks != header.boards.div_ceil(u64::from(header.block_boards)) {
-            return Err(bad(format!(
+        if self.blocks != self.boards.div_ceil(u64::from(self.block_boards)) {
+            return Err(format!(
                 "{} blocks for {} boards of {} per block",
-                header.blocks, header.boards, header.block_boards
-            )));
+                self.blocks, self.boards, self.block_boards
+            ));
         }
-        Ok(header)
+        Ok(())
     }
 
     /// The invariants that tie the codebook to the rest of the header,
