@@ -9,6 +9,28 @@
 //! Topitop's own format keeps its fixed 128-byte layout (its files must
 //! stay byte-identical), and reads and writes its fields through the
 //! same writer and cursor.
+//!
+//! # Examples
+//!
+//! ```
+//! use topitop_db::header::{unseal, Envelope, HeaderWriter};
+//!
+//! let envelope = Envelope { magic: *b"MYFORMAT", format: "my format", known: &[1], max_body: 1 << 20 };
+//! let mut w = HeaderWriter::new();
+//! w.str8("mygame").u16(3).u64(1 << 40);
+//! let bytes = w.seal(envelope.magic, 1);
+//!
+//! let mut opened = unseal(&bytes, &envelope)?;
+//! let f = &mut opened.fields;
+//! assert_eq!((f.str8()?, f.u16()?, f.u64()?), ("mygame".to_string(), 3, 1 << 40));
+//! f.finish()?; // every field read
+//!
+//! // One bit changed anywhere is caught by the checksum.
+//! let mut damaged = bytes.clone();
+//! damaged[16] ^= 1;
+//! assert!(unseal(&damaged, &envelope).is_err());
+//! # Ok::<(), topitop_db::DbError>(())
+//! ```
 
 use crate::blocks::{checksum, BlockEntry, ENTRY_LEN};
 use crate::error::DbError;

@@ -230,6 +230,18 @@ fn value_of(trit: u8) -> Value {
 
 /// Packs values (each a [`trit`]) five to a byte: value `i` is digit
 /// `i % 5` (the least significant first) of byte `i / 5`.
+///
+/// # Examples
+///
+/// ```
+/// use topitop_db::packed::pack;
+///
+/// let mut out = Vec::new();
+/// // Six values: five in the first byte (base 3, least significant
+/// // first), the sixth alone in the second.
+/// pack([0, 1, 2, 0, 0, 2], &mut out);
+/// assert_eq!(out, [1 * 3 + 2 * 9, 2]);
+/// ```
 pub fn pack(trits: impl IntoIterator<Item = u8>, out: &mut Vec<u8>) {
     let (mut byte, mut k, mut place) = (0u8, 0, 1u8);
     for t in trits {

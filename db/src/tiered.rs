@@ -227,6 +227,30 @@ pub struct TieredMeta<'a> {
 /// beside it, synced, renamed); returns the header written and the file's
 /// length.
 ///
+/// # Examples
+///
+/// Two tiers written, read back by tier name and index, and the header
+/// naming what they hold.
+///
+/// ```
+/// use topitop_db::tiered::{write_tiered, TieredDb, TieredMeta};
+/// use topitop_game_api::{Record, Value};
+///
+/// let dir = std::env::temp_dir().join(format!("tiered-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("heap_7.db");
+/// let meta = TieredMeta { game: "heap", variant: "7", program: "example", symmetric: false, level: 3 };
+/// let over = [Record::new(Value::Lose, 0)];
+/// let one = [Record::new(Value::Win, 1)];
+/// write_tiered(&path, &meta, &[("stones0".into(), &over[..]), ("stones1".into(), &one[..])])?;
+///
+/// let db = TieredDb::open(&path)?;
+/// assert_eq!(db.get("stones1", 0)?, Record::new(Value::Win, 1));
+/// assert_eq!((db.header().game.as_str(), db.header().counts), ("heap", [1, 1, 0, 0]));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// I/O errors, naming the file.
 pub fn write_tiered(

@@ -15,6 +15,20 @@ use std::str::FromStr;
 
 /// The rows and columns `text` writes as `RxC`, or `None` when it is not
 /// written that way (a game then checks the sizes are its own).
+///
+/// # Examples
+///
+/// ```
+/// use topitop_game_api::board::{parse_size, Shape};
+///
+/// assert_eq!(parse_size("3x4"), Some((3, 4)));
+/// // One spelling only: no capital X, leading zero or space.
+/// assert_eq!(parse_size("3X4"), None);
+/// assert_eq!(parse_size("03x4"), None);
+/// let shape = Shape::new(3, 4).unwrap();
+/// assert_eq!((shape.cells(), shape.all()), (12, 0xFFF));
+/// assert!(Shape::new(9, 9).is_err());
+/// ```
 pub fn parse_size(text: &str) -> Option<(u8, u8)> {
     let (r, c) = text.split_once('x')?;
     let number = |t: &str| -> Option<u8> {

@@ -74,6 +74,77 @@ pub enum Reachability {
 }
 
 /// What every game provides.
+///
+/// # Examples
+///
+/// A whole game: a heap of 7 stones, each player in turn takes one or two,
+/// and the player who cannot move (the heap is empty) loses. With
+/// [`Tiered`] and [`Registered`] it is solved, stored, queried and served
+/// by every command; [`conformance`] checks it keeps this contract.
+///
+/// ```
+/// use topitop_game_api::conformance::{check_registered, Settings};
+/// use topitop_game_api::{Game, Options, Registered, Tiered, Value};
+///
+/// #[derive(Clone, Copy)]
+/// struct Heap;
+///
+/// impl Game for Heap {
+///     type Position = u8; // the stones left
+///     type Move = u8; // the stones taken
+///     fn name(&self) -> &'static str { "heap" }
+///     fn variant(&self) -> String { "7".into() }
+///     fn start(&self) -> u8 { 7 }
+///     fn moves(&self, pos: &u8) -> Vec<u8> { (1..=2).filter(|&k| k <= *pos).collect() }
+///     fn play(&self, pos: &u8, mv: u8) -> u8 { pos - mv }
+///     fn primitive(&self, pos: &u8) -> Option<Value> { (*pos == 0).then_some(Value::Lose) }
+///     fn check(&self, pos: &u8) -> Result<(), String> {
+///         if *pos <= 7 { Ok(()) } else { Err(format!("{pos} stones: the heap holds 7")) }
+///     }
+///     fn parse_position(&self, text: &str) -> Result<u8, String> {
+///         let pos = text.parse().map_err(|_| format!("{text:?} is not a number of stones"))?;
+///         self.check(&pos).map(|()| pos)
+///     }
+///     fn format_position(&self, pos: &u8) -> String { pos.to_string() }
+///     fn parse_move(&self, pos: &u8, text: &str) -> Result<u8, String> {
+///         match text.parse() {
+///             Ok(k) if self.moves(pos).contains(&k) => Ok(k),
+///             _ => Err(format!("{text:?}: take 1 or 2, at most what is left")),
+///         }
+///     }
+///     fn format_move(&self, mv: u8) -> String { mv.to_string() }
+///     // The first player moves from 7, 5, 3 and 1.
+///     fn player_to_move(&self, pos: &u8) -> usize { usize::from(pos % 2 == 0) }
+/// }
+///
+/// impl Tiered for Heap {
+///     type Tier = u8; // one tier a heap size, one position in each
+///     fn tiers(&self) -> Vec<u8> { (0..=7).collect() }
+///     fn tier_of(&self, pos: &u8) -> u8 { *pos }
+///     fn tier_size(&self, _: u8) -> u64 { 1 }
+///     fn index(&self, _: &u8) -> u64 { 0 }
+///     fn position(&self, tier: u8, index: u64) -> Option<u8> { (index == 0).then_some(tier) }
+///     fn child_tiers(&self, tier: u8) -> Vec<u8> { (tier.saturating_sub(2)..tier).collect() }
+///     fn tier_name(&self, tier: u8) -> String { format!("stones{tier}") }
+/// }
+///
+/// impl Registered for Heap {
+///     const NAME: &'static str = "heap";
+///     fn from_options(_: &Options) -> Result<Heap, String> { Ok(Heap) }
+///     fn from_variant(v: &str) -> Result<Heap, String> {
+///         if v == "7" { Ok(Heap) } else { Err(format!("{v:?} is not a variant of heap")) }
+///     }
+/// }
+///
+/// let game = Heap;
+/// let after = game.play(&game.start(), game.parse_move(&7, "1")?);
+/// assert_eq!(game.format_position(&after), "6");
+/// assert_eq!(game.player_to_move(&after), 1);
+/// assert!(game.parse_move(&1, "2").is_err());
+/// let report = check_registered(&game, Settings::default());
+/// assert!(report.passed(), "{report}");
+/// # Ok::<(), String>(())
+/// ```
 pub trait Game: Send + Sync {
     /// A position: the game's own type.
     type Position: Copy + Eq + Hash + Ord + Debug + Send + Sync;

@@ -53,6 +53,20 @@ pub const MAX_REMOTENESS: u16 = 0x0FFF;
 /// Value and remoteness packed in 16 bits, as the databases store them:
 /// bits 12..16 the value (0 none yet, 1 win, 2 lose, 3 tie, 4 draw), bits
 /// 0..12 the remoteness. A draw has no remoteness (stored as 0).
+///
+/// # Examples
+///
+/// ```
+/// use topitop_game_api::{Record, Value};
+///
+/// let r = Record::new(Value::Win, 3);
+/// assert_eq!((r.value(), r.remoteness()), (Some(Value::Win), 3));
+/// assert_eq!(r.bits(), 0x1003);
+/// assert_eq!(Record::from_bits(0x1003), Some(r));
+/// // Not solved yet: no value at all.
+/// assert_eq!(Record::UNSOLVED.value(), None);
+/// assert!(!Record::UNSOLVED.is_solved());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Record(u16);
 

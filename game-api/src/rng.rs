@@ -8,6 +8,22 @@
 //! for cryptography.
 
 /// The generator's state; any seed is valid.
+///
+/// # Examples
+///
+/// ```
+/// use topitop_game_api::rng::Rng;
+///
+/// // One seed, one sequence, on every machine and in every version.
+/// let (mut a, mut b) = (Rng::new(42), Rng::new(42));
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// let roll = a.below(6);
+/// assert!(roll < 6);
+/// let mut cards = [1, 2, 3, 4, 5];
+/// b.shuffle(&mut cards);
+/// cards.sort();
+/// assert_eq!(cards, [1, 2, 3, 4, 5]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng(u64);
 

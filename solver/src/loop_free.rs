@@ -270,6 +270,21 @@ pub fn children_first<G: Tiered>(game: &G) -> Result<Vec<G::Tier>, LoopFreeError
 /// view of the child's player to move): a win through the quickest losing
 /// child, else a tie through the quickest tying child, else a draw, else a
 /// loss through the slowest winning child.
+///
+/// # Examples
+///
+/// ```
+/// use topitop_game_api::{Record, Value};
+/// use topitop_solver::loop_free::negamax;
+///
+/// let (win, lose) = (|r| Record::new(Value::Win, r), |r| Record::new(Value::Lose, r));
+/// // A losing child makes a win, one move longer than the quickest.
+/// assert_eq!(negamax([win(4), lose(2), lose(6)]), Some(win(3)));
+/// // Every child wins: a loss, as slow as the slowest allows.
+/// assert_eq!(negamax([win(1), win(5)]), Some(lose(6)));
+/// // No children: no record (a primitive position has its own).
+/// assert_eq!(negamax([]), None);
+/// ```
 pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
     let (mut lose, mut tie, mut draw, mut win, mut any) =
         (None::<u16>, None::<u16>, false, None::<u16>, false);
@@ -301,6 +316,51 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 /// one position per symmetry class (the canonical one; the others' indices
 /// hold [`Record::UNSOLVED`]). Calls `progress(indices done, indices)`
 /// after each tier: the indices of the tiers solved so far, of all.
+///
+/// # Examples
+///
+/// A heap of 7 stones, each player taking one or two; who cannot move
+/// loses (the game of `topitop_game_api::Game`'s example).
+///
+/// ```
+/// # use topitop_game_api::{Game, Record, Tiered, Value};
+/// # #[derive(Clone, Copy)]
+/// # struct Heap;
+/// # impl Game for Heap {
+/// #     type Position = u8;
+/// #     type Move = u8;
+/// #     fn name(&self) -> &'static str { "heap" }
+/// #     fn variant(&self) -> String { "7".into() }
+/// #     fn start(&self) -> u8 { 7 }
+/// #     fn moves(&self, pos: &u8) -> Vec<u8> { (1..=2).filter(|&k| k <= *pos).collect() }
+/// #     fn play(&self, pos: &u8, mv: u8) -> u8 { pos - mv }
+/// #     fn primitive(&self, pos: &u8) -> Option<Value> { (*pos == 0).then_some(Value::Lose) }
+/// #     fn check(&self, _: &u8) -> Result<(), String> { Ok(()) }
+/// #     fn parse_position(&self, text: &str) -> Result<u8, String> { text.parse().map_err(|_| text.into()) }
+/// #     fn format_position(&self, pos: &u8) -> String { pos.to_string() }
+/// #     fn parse_move(&self, _: &u8, text: &str) -> Result<u8, String> { text.parse().map_err(|_| text.into()) }
+/// #     fn format_move(&self, mv: u8) -> String { mv.to_string() }
+/// #     fn player_to_move(&self, pos: &u8) -> usize { usize::from(pos % 2 == 0) }
+/// # }
+/// # impl Tiered for Heap {
+/// #     type Tier = u8;
+/// #     fn tiers(&self) -> Vec<u8> { (0..=7).collect() }
+/// #     fn tier_of(&self, pos: &u8) -> u8 { *pos }
+/// #     fn tier_size(&self, _: u8) -> u64 { 1 }
+/// #     fn index(&self, _: &u8) -> u64 { 0 }
+/// #     fn position(&self, tier: u8, index: u64) -> Option<u8> { (index == 0).then_some(tier) }
+/// #     fn child_tiers(&self, tier: u8) -> Vec<u8> { (tier.saturating_sub(2)..tier).collect() }
+/// #     fn tier_name(&self, tier: u8) -> String { format!("stones{tier}") }
+/// # }
+/// use topitop_solver::loop_free::solve_loop_free;
+///
+/// let solution = solve_loop_free(&Heap, false, |_, _| {})?;
+/// // A multiple of 3 is lost for the player to move; any other heap is won
+/// // by taking down to one.
+/// assert_eq!(solution.get(&Heap, &6), Record::new(Value::Lose, 4));
+/// assert_eq!(solution.get(&Heap, &7), Record::new(Value::Win, 5));
+/// # Ok::<(), topitop_solver::loop_free::LoopFreeError>(())
+/// ```
 ///
 /// # Errors
 /// The tiers have a cycle, a move leaves the child tiers, or a position
