@@ -5,7 +5,7 @@
 //! games whose remoteness the position gives ([`packed`]), the checksum and block
 //! entry every format uses ([`blocks`]), temporary outputs ([`temps`]) and
 //! the errors ([`DbError`]). The formats are specified in `db/FORMAT.md`.
-//! A game with its own format (Topitop's, in `topitop-solved`) builds
+//! A game with its own format (Topitop's, in `games-topitop-solved`) builds
 //! on [`blocks`], [`temps`] and [`DbError`].
 #![forbid(unsafe_code)]
 

@@ -4,7 +4,7 @@
 use std::ffi::{c_char, CStr, CString};
 use std::ptr;
 
-use topitop_rules::{gchash, Budget, Position, Tier};
+use games_topitop_rules::{gchash, Budget, Position, Tier};
 
 use crate::globals::number_of_positions;
 use crate::raw;

@@ -3,7 +3,7 @@
 use std::ffi::c_char;
 use std::ptr;
 
-use topitop_rules::{gchash, play_unchecked, symmetry, Budget, Move, Tier, Value};
+use games_topitop_rules::{gchash, play_unchecked, symmetry, Budget, Move, Tier, Value};
 
 use crate::core;
 use crate::guard::guard;

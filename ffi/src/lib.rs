@@ -1,5 +1,5 @@
 //! Topitop as a GamesmanClassic module: the C ABI of `src/mtopitop.c`,
-//! implemented over the `topitop-rules` rules engine.
+//! implemented over the `games-topitop-rules` rules engine.
 //!
 //! Link `libtopitop_gamesman.a` (or `.so`) into GamesmanClassic in place of
 //! its `mtopitop.o`. The contract is `ffi/include/gamesman_topitop.h`; the

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use topitop_rules::{Rules, Ruleset, Variant};
+use games_topitop_rules::{Rules, Ruleset, Variant};
 
 use crate::globals;
 use crate::guard::guard;

@@ -2,7 +2,7 @@
 
 use std::ffi::c_char;
 
-use topitop_rules::{autogui_entities, parse_position, AutoGuiMove, Budget, Move, Player, Tier};
+use games_topitop_rules::{autogui_entities, parse_position, AutoGuiMove, Budget, Move, Player, Tier};
 
 use crate::core;
 use crate::guard::guard;

@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use topitop_rules::{Board, Cell, Move, Position};
+use games_topitop_rules::{Board, Cell, Move, Position};
 
 use crate::core;
 use crate::guard::guard;
@@ -35,7 +35,7 @@ fn cell_row(c: Cell, level: u8) -> &'static str {
 /// The board drawing with the side information, as text.
 pub(crate) fn render(pos: Position, prediction: &str) -> String {
     let board: Board = pos.board();
-    let left = pos.pieces_left(topitop_rules::Budget::STANDARD);
+    let left = pos.pieces_left(games_topitop_rules::Budget::STANDARD);
     // Nine lines beside the nine drawing rows.
     let side = [
         format!("Turn: {} ({})", pos.turn(), pos.turn().digit()),

@@ -17,7 +17,7 @@ use std::ffi::{CStr, CString};
 
 use libfuzzer_sys::fuzz_target;
 use topitop_ffi_harness::Harness;
-use topitop_rules::{parse_position, Budget, Move};
+use games_topitop_rules::{parse_position, Budget, Move};
 
 fuzz_target!(|data: &[u8]| {
     let end = data.iter().position(|&b| b == 0).unwrap_or(data.len());

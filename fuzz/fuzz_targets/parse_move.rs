@@ -10,8 +10,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use topitop_rules::geometry::adjacent;
-use topitop_rules::{Move, Piece};
+use games_topitop_rules::geometry::adjacent;
+use games_topitop_rules::{Move, Piece};
 
 fuzz_target!(|data: &[u8]| {
     check_string(&String::from_utf8_lossy(data));

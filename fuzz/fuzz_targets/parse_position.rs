@@ -17,7 +17,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use topitop_rules::{
+use games_topitop_rules::{
     gchash, parse_position, parse_position_syntax, play_unchecked, Budget, Position, Rules, Ruleset, Variant,
 };
 

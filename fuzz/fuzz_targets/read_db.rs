@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = topitop_solved::read_all(data);
+    let _ = games_topitop_solved::read_all(data);
 });

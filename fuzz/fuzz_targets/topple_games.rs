@@ -4,7 +4,7 @@
 //! The first two bytes choose the board (2×2 to 8×8) and the supply (2 to
 //! 2·R·C, capped at 255); each later byte chooses a move among the legal
 //! ones, by its value modulo their number. After every move:
-//! `topitop_topple::transition` holds (the move is legal, plays to a
+//! `games_topple::transition` holds (the move is legal, plays to a
 //! position of play, and pieces, pawns, supply, turn and tier changed
 //! exactly as the rules say), the position string parses back to the
 //! position, the move string parses back to the move, and the list of
@@ -16,7 +16,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use topitop_game_api::{Game, Tiered};
-use topitop_topple::{transition, Shape, Topple};
+use games_topple::{transition, Shape, Topple};
 
 fuzz_target!(|data: &[u8]| {
     let [shape_byte, supply_byte, plays @ ..] = data else {

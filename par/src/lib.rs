@@ -4,7 +4,7 @@
 //! `par_iter()` pipeline in a solver or command generic over the game
 //! brought rayon's whole machinery (jobs, joins, splitting, unwinding)
 //! into every game's crate again: two fifths of what the compiler
-//! instantiated there (`-Z dump-mono-stats` of `topitop-topple-commands`,
+//! instantiated there (`-Z dump-mono-stats` of `games-topple-commands`,
 //! issue 50). Here rayon is instantiated once, behind [`each`], whose
 //! work is a `dyn` call per share: callers give it shares of work
 //! (thousands of positions, a block, a tier), never single cheap items,

@@ -5,7 +5,7 @@
 //! tested without a socket) from the served variants, each a
 //! [`ServedVariant`]: [`tiered`] serves any game behind the game interface
 //! from its database, and a game with its own database format (Topitop, in
-//! `topitop-solved`) implements [`ServedVariant`] itself. [`catalog`]
+//! `games-topitop-solved`) implements [`ServedVariant`] itself. [`catalog`]
 //! finds every game's database files in the served directory, through the
 //! game's [`catalog::Shelf`], and reloads them as they change. [`response`]
 //! builds the position object (shared with the command's `query` and

@@ -2,7 +2,7 @@
 //! its start, its board for GamesmanUni's AutoGUI, its rules text and the
 //! position object of any position. Every game behind the game interface
 //! ([`crate::tiered::TieredVariant`]) and Topitop's variants (served from
-//! its own format by `topitop-solved`) are served through this alone.
+//! its own format by `games-topitop-solved`) are served through this alone.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

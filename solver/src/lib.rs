@@ -2,7 +2,7 @@
 //! [`loop_free`], the generic tier solver (Topolo's and Topple's), which
 //! solves loopy tiers through [`loopy`], and [`usage`], the CPU time a
 //! solve reports. A game may bring its own solver instead (Topitop's is in
-//! `topitop-solved`).
+//! `games-topitop-solved`).
 #![forbid(unsafe_code)]
 
 pub mod estimate;

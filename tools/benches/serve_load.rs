@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use topitop_rules::sample::{playout_positions, Rng};
-use topitop_solved::Database;
+use games_topitop_rules::sample::{playout_positions, Rng};
+use games_topitop_solved::Database;
 
 const BIN: &str = env!("CARGO_BIN_EXE_topitop");
 /// Measured rounds; memory is read after each to show it stays flat.

@@ -21,13 +21,13 @@ fn main() -> ExitCode {
     let _ = topitop_cli::distributed::MPI_LINK.set(mpi_link::start);
     topitop_cli::main(
         Games::new(vec![
-            topitop_commands::commands(),
-            topitop_topolo_solved::commands(),
-            topitop_topple_commands::commands(),
+            games_topitop_commands::commands(),
+            games_topolo_solved::commands(),
+            games_topple_commands::commands(),
             #[cfg(feature = "toy")]
-            topitop_cli::registry::tiered::<topitop_tictactoe::TicTacToe>().boxed(),
+            topitop_cli::registry::tiered::<games_tictactoe::TicTacToe>().boxed(),
         ])
         // Toppo: no solver serves it; its own commands and pages.
-        .with_tools(vec![topitop_toppo_commands::tool()]),
+        .with_tools(vec![games_toppo_commands::tool()]),
     )
 }

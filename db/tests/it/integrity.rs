@@ -6,12 +6,12 @@
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
+use games_tictactoe::TicTacToe;
 use topitop_db::blocks::checksum;
 use topitop_db::packed::{pack_tier, write_packed, PackedDb, PackedHeader, BLOCK_BYTES};
 use topitop_db::tiered::{write_tiered, TieredHeader, TieredMeta};
 use topitop_db::{DbError, SolvedDb};
 use topitop_game_api::{Record, Tiered, Value};
-use topitop_tictactoe::TicTacToe;
 
 /// A value database of three tiers, `salt` choosing the values: files of
 /// two salts have the same header length and layout, different values.

@@ -3,16 +3,16 @@
 //! CPU seconds of each phase and positions per CPU-second, so that a change
 //! to `topitop-solver`'s loopy solver can be compared.
 //!
-//! `cargo bench -p topitop-topple --bench loopy [-- BOARD:VARIANT ...]`,
+//! `cargo bench -p games-topple --bench loopy [-- BOARD:VARIANT ...]`,
 //! default `3x3:s8 3x3:s9`. `LOOPY_THREADS=N` runs on N threads (default:
 //! every core).
 
 use std::time::Instant;
 
+use games_topple::Topple;
 use topitop_solver::loop_free::solve_loop_free;
 use topitop_solver::loopy::Phase;
 use topitop_solver::usage::cpu_time;
-use topitop_topple::Topple;
 
 fn main() {
     let mut boards: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();

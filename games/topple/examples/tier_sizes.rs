@@ -1,9 +1,9 @@
 //! Prints the tiers and total indices of small Topple variants, and perft
-//! from the start: `cargo run --release -p topitop-topple --example
+//! from the start: `cargo run --release -p games-topple --example
 //! tier_sizes [variant …]`.
 
+use games_topple::{perft, Topple};
 use topitop_game_api::{Game, Registered, Tiered};
-use topitop_topple::{perft, Topple};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -305,14 +305,14 @@ fn verify_reports_a_corrupt_file() {
 /// whole or, with too little memory for that, looked up block by block.
 #[test]
 fn verify_finds_a_wrong_record_loaded_or_block_by_block() {
+    use games_topitop_rules::{Position, Value};
     use topitop_game_api::Record;
-    use topitop_rules::{Position, Value};
 
     let dir = temp_dir("wrong-record");
     let o = topitop(&["solve", "--budget", "2/0/2/2", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let good = dir.join("topitop_v1_0_2-0-2-2.db");
-    let sol = topitop_solved::Database::open(&good)
+    let sol = games_topitop_solved::Database::open(&good)
         .unwrap()
         .to_solution(|_, _| {})
         .unwrap();
@@ -326,8 +326,14 @@ fn verify_finds_a_wrong_record_loaded_or_block_by_block() {
     };
     records[at] = wrong;
     let bad = dir.join("wrong.db");
-    let sol = topitop_table::Solution::from_index(sol.rules(), sol.index().clone(), records);
-    topitop_solved::write(&bad, &sol, &topitop_solved::WriteOptions::default(), |_, _| {}).unwrap();
+    let sol = games_topitop_table::Solution::from_index(sol.rules(), sol.index().clone(), records);
+    games_topitop_solved::write(
+        &bad,
+        &sol,
+        &games_topitop_solved::WriteOptions::default(),
+        |_, _| {},
+    )
+    .unwrap();
 
     let args = ["verify", "--db", bad.to_str().unwrap()];
     let loaded = topitop(&args);

@@ -17,10 +17,10 @@ fn declared() -> Vec<(&'static str, Vec<GameOption>)> {
         (name, options)
     };
     vec![
-        ("topitop", topitop_commands::options::declared()),
+        ("topitop", games_topitop_commands::options::declared()),
         // Topolo's own solver takes none of the generic solver's flags.
-        ("topolo", topitop_topolo::Topolo::OPTIONS.to_vec()),
-        generic("topple", topitop_topple::Topple::OPTIONS),
+        ("topolo", games_topolo::Topolo::OPTIONS.to_vec()),
+        generic("topple", games_topple::Topple::OPTIONS),
     ]
 }
 

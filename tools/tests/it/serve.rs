@@ -11,14 +11,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use games_topitop_rules::sample::{playout_positions, Rng};
+use games_topitop_rules::{
+    autogui_move, autogui_position, play_unchecked, Position, StateIndex, Value as GameValue,
+};
+use games_topitop_solved::Database;
 use serde_json::{json, Value};
 use support::http::{get, request, Client};
 use support::server::Server;
-use topitop_rules::sample::{playout_positions, Rng};
-use topitop_rules::{
-    autogui_move, autogui_position, play_unchecked, Position, StateIndex, Value as GameValue,
-};
-use topitop_solved::Database;
 
 /// Small enough to solve in seconds; Blue can still build two crowned
 /// castles, Red one.

@@ -323,7 +323,7 @@ fn a_file_cut_short_is_named_as_it_is() {
 fn reachability_is_what_play_reaches() {
     use std::collections::{HashSet, VecDeque};
     use topitop_game_api::{Game, Registered};
-    let g = <topitop_topple::Topple as Registered>::from_variant("2x2-s4").unwrap();
+    let g = <games_topple::Topple as Registered>::from_variant("2x2-s4").unwrap();
     let mut seen = HashSet::from([g.start()]);
     let mut queue = VecDeque::from([g.start()]);
     while let Some(p) = queue.pop_front() {

@@ -4,14 +4,14 @@
 
 use crate::support;
 
+use games_toppo::check::{matches, top_order};
+use games_toppo::odds::unconditional;
+use games_toppo::{parse_cards, Card, DeckSpec};
 use serde_json::Value;
 use support::page::{driver, ok};
 use support::run::{stderr, temp_dir, topitop};
 use support::server::Server;
 use support::webdriver::Browser;
-use topitop_toppo::check::{matches, top_order};
-use topitop_toppo::odds::unconditional;
-use topitop_toppo::{parse_cards, Card, DeckSpec};
 
 #[test]
 fn odds_are_the_library_s_and_bad_cards_are_refused() {

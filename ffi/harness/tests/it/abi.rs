@@ -1,12 +1,12 @@
 //! The module driven through its C ABI by the C harness, compared with the
 //! Rust engine's own answers.
 
-use topitop_ffi_harness::Harness;
-use topitop_rules::sample::{playout_positions, Rng};
-use topitop_rules::{
+use games_topitop_rules::sample::{playout_positions, Rng};
+use games_topitop_rules::{
     autogui_move, autogui_position, gchash, parse_position, play_unchecked, symmetry, Budget, Position,
     Rules, Ruleset, Tier, Value, Variant,
 };
+use topitop_ffi_harness::Harness;
 
 const STD: Budget = Budget::STANDARD;
 

@@ -1,9 +1,9 @@
 //! `topitop canonical` for Topitop: the representative of a position under
 //! the 8 symmetries of the square, the form its database stores.
 
+use games_topitop_rules::{parse_position, symmetry};
 use topitop_cli::cmd::canonical::{answer, Args};
 use topitop_cli::common::bad_position;
-use topitop_rules::{parse_position, symmetry};
 
 use crate::options::RulesOptions;
 

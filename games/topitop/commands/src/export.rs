@@ -5,9 +5,9 @@
 mod gamesman_classic;
 
 use anyhow::Context;
+use games_topitop_rules::{Budget, Player, Position, Rules, Tier, Value};
 use topitop_cli::cmd::export::{Args, Extras, Format};
 use topitop_db::Facts;
-use topitop_rules::{Budget, Player, Position, Rules, Tier, Value};
 
 use crate::options::DbOptions;
 

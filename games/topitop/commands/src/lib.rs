@@ -39,7 +39,7 @@ impl Commands for Topitop {
     }
     /// Its own format, by the magic number that opens every file of it.
     fn holds(&self, path: &std::path::Path) -> bool {
-        topitop_db::peek::magic(path).is_ok_and(|m| m == topitop_solved::store::header::MAGIC)
+        topitop_db::peek::magic(path).is_ok_and(|m| m == games_topitop_solved::store::header::MAGIC)
     }
     fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
         cmd::perft::run(args.rules.rules()?, args)

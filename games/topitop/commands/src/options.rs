@@ -1,10 +1,10 @@
 //! Topitop's options: what it declares to the command line, the rules
 //! they select, and the database they name.
 
+use games_topitop_rules::{Budget, Rules, Ruleset};
 use topitop_cli::common::DbArgs;
 use topitop_cli::options::GameArgs;
 use topitop_game_api::GameOption;
-use topitop_rules::{Budget, Rules, Ruleset};
 
 /// `--rules`.
 const RULES: &str = "rules";
@@ -96,7 +96,7 @@ pub trait RulesOptions {
     ///
     /// # Errors
     /// An option was given whose value differs from the file's rules.
-    fn check_against(&self, db: &topitop_solved::Database) -> anyhow::Result<()>;
+    fn check_against(&self, db: &games_topitop_solved::Database) -> anyhow::Result<()>;
 }
 
 /// Topitop's variant number.
@@ -126,7 +126,7 @@ impl RulesOptions for GameArgs {
         Ok(self.options.get(BUDGET).unwrap_or("2/2/4/4").parse()?)
     }
 
-    fn check_against(&self, db: &topitop_solved::Database) -> anyhow::Result<()> {
+    fn check_against(&self, db: &games_topitop_solved::Database) -> anyhow::Result<()> {
         let file = db.rules();
         let given = given(self);
         if given.is_empty() {
@@ -172,18 +172,18 @@ pub trait DbOptions {
     ///
     /// # Errors
     /// A missing, damaged or contradicted file.
-    fn open(&self) -> anyhow::Result<topitop_solved::Database>;
+    fn open(&self) -> anyhow::Result<games_topitop_solved::Database>;
 }
 
 impl DbOptions for DbArgs {
     fn path(&self) -> anyhow::Result<std::path::PathBuf> {
         match &self.db {
             Some(p) => Ok(p.clone()),
-            None => Ok(topitop_solved::path_in(&self.dir, self.rules.rules()?)),
+            None => Ok(games_topitop_solved::path_in(&self.dir, self.rules.rules()?)),
         }
     }
 
-    fn open(&self) -> anyhow::Result<topitop_solved::Database> {
+    fn open(&self) -> anyhow::Result<games_topitop_solved::Database> {
         let path = self.path()?;
         if path.is_dir() && self.db.is_some() {
             anyhow::bail!(
@@ -206,7 +206,7 @@ impl DbOptions for DbArgs {
 /// Opens the Topitop database at `path`, with a hint to run `solve` when
 /// it is missing. Only a regular file is read: a folder, a FIFO or a device is
 /// refused at once, and a symbolic-link loop says so.
-pub fn open_db(path: &std::path::Path) -> anyhow::Result<topitop_solved::Database> {
+pub fn open_db(path: &std::path::Path) -> anyhow::Result<games_topitop_solved::Database> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
             "{}: no such database; create it with `topitop solve` (same rules options) or name one with --db",
@@ -214,6 +214,6 @@ pub fn open_db(path: &std::path::Path) -> anyhow::Result<topitop_solved::Databas
         ),
         Err(e) => anyhow::bail!("{}: {e}", path.display()),
         Ok(m) if m.is_dir() => anyhow::bail!("{} is a directory, not a database file", path.display()),
-        Ok(_) => Ok(topitop_solved::Database::open(path)?),
+        Ok(_) => Ok(games_topitop_solved::Database::open(path)?),
     }
 }

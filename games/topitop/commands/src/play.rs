@@ -1,9 +1,9 @@
 //! `topitop play`: the shared game loop, answered from Topitop's database,
 //! with how Topitop's moves are written and what its board letters mean.
 
+use games_topitop_rules::explain::LEGEND;
+use games_topitop_solved::respond;
 use topitop_cli::cmd::play::{play, Args};
-use topitop_rules::explain::LEGEND;
-use topitop_solved::respond;
 
 use crate::options::DbOptions;
 

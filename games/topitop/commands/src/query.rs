@@ -1,10 +1,10 @@
 //! `topitop query`: the shared command, answered from Topitop's own
 //! database.
 
+use games_topitop_rules::parse_position;
+use games_topitop_solved::respond;
 use topitop_cli::cmd::query::{answer, Answer, Args};
 use topitop_cli::common::bad_position;
-use topitop_rules::parse_position;
-use topitop_solved::respond;
 
 use crate::options::DbOptions;
 

@@ -3,10 +3,10 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use games_topitop_rules::{Board, Position};
+use games_topitop_solved::Database;
+use games_topitop_table::Record;
 use rayon::prelude::*;
-use topitop_rules::{Board, Position};
-use topitop_solved::Database;
-use topitop_table::Record;
 
 use topitop_cli::progress::CountBar;
 

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use games_topitop_solved::uni::catalog::Files;
 use topitop_cli::cmd::serve::Args;
 use topitop_cli::registry::Shelved;
-use topitop_solved::uni::catalog::Files;
 
 /// Topitop's database files of the budget `args` name.
 ///

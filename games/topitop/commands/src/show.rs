@@ -2,9 +2,9 @@
 //! know of a position (the forbidden slide, the pieces left, its place in
 //! GamesmanClassic's hash) and of a move (its GamesmanClassic code).
 
+use games_topitop_rules::{gchash, Move, Position, Rules};
 use serde_json::json;
 use topitop_cli::cmd::show::{run_with, Args, Detail, Details};
-use topitop_rules::{gchash, Move, Position, Rules};
 
 use crate::options::RulesOptions;
 
@@ -19,7 +19,7 @@ impl Details<Rules> for Topitop {
             Detail {
                 key: None,
                 label: "Letters",
-                text: topitop_rules::explain::LEGEND.to_string(),
+                text: games_topitop_rules::explain::LEGEND.to_string(),
                 json: json!(null),
             },
             Detail {

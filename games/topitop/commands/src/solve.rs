@@ -3,13 +3,13 @@
 
 use std::path::Path;
 
+use games_topitop_rules::{Budget, Rules, Ruleset, Tier, Variant};
+use games_topitop_solved::{estimate_disk, estimate_memory, solve_together, SolveOptions};
+use games_topitop_table::{Checkpoint, Record, Solution};
 use topitop_cli::cmd::solve::{on_off, run_solver, Args, Kept, Needs, Solved, Solver, Target};
 use topitop_cli::progress::{CountBar, TierBars, TierDone};
 use topitop_db::tier_checkpoint::Part;
 use topitop_game_api::Game;
-use topitop_rules::{Budget, Rules, Ruleset, Tier, Variant};
-use topitop_solved::{estimate_disk, estimate_memory, solve_together, SolveOptions};
-use topitop_table::{Checkpoint, Record, Solution};
 
 use crate::options::RulesOptions;
 
@@ -70,7 +70,7 @@ impl Solver for Topitop {
         self.rules
             .iter()
             .map(|&rules| Target {
-                path: topitop_solved::path_in(out, rules),
+                path: games_topitop_solved::path_in(out, rules),
                 made_from: format!(
                     "game topitop; rules {}; budget {}; symmetry {}; program topitop {}",
                     rules.ruleset(),
@@ -84,7 +84,7 @@ impl Solver for Topitop {
 
     fn needs(&mut self) -> anyhow::Result<Needs> {
         let (budget, n) = (self.rules[0].budget(), self.rules.len());
-        let states = topitop_rules::StateIndex::new(budget).len();
+        let states = games_topitop_rules::StateIndex::new(budget).len();
         Ok(Needs {
             memory: estimate_memory(budget, self.symmetric, rayon::current_num_threads(), n),
             disk: estimate_disk(budget, self.symmetric, n),
@@ -134,12 +134,12 @@ impl Solver for Topitop {
             .ok_or_else(|| anyhow::anyhow!("nothing solved to write"))?;
         let rules = solution.rules();
         let bar = CountBar::new(&format!("writing {}", rules.ruleset()), "blocks");
-        let written = topitop_solved::write(
+        let written = games_topitop_solved::write(
             path,
             &solution,
-            &topitop_solved::WriteOptions {
+            &games_topitop_solved::WriteOptions {
                 level,
-                ..topitop_solved::WriteOptions::default()
+                ..games_topitop_solved::WriteOptions::default()
             },
             |d, t| bar.set(d, t),
         )?;

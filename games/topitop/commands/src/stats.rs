@@ -4,13 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use games_topitop_rules::{symmetry, Board, Budget, MoveList, Position, Rules, StateIndex, Tier, Value};
+use games_topitop_solved::{Database, Reached};
+use games_topitop_table::Record;
 use serde::Serialize;
 use topitop_cli::cmd::stats::{add, Args, Counted, Extras};
 use topitop_cli::report::{self, grouped};
 use topitop_db::Reader;
-use topitop_rules::{symmetry, Board, Budget, MoveList, Position, Rules, StateIndex, Tier, Value};
-use topitop_solved::{Database, Reached};
-use topitop_table::Record;
 
 use crate::options::DbOptions;
 use crate::scan::fold_groups;
@@ -228,7 +228,7 @@ impl Extras<Rules> for Scan<'_> {
     fn count(&self, _: &Rules, _: &dyn Reader<Rules>, detail: bool) -> anyhow::Result<(Counted, Extra)> {
         let db = self.0;
         let rules = db.rules();
-        let reached = topitop_solved::reach(rules, db.index());
+        let reached = games_topitop_solved::reach(rules, db.index());
         let (tally, breakdown) = fold_groups(
             db,
             "analysing",

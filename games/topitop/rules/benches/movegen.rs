@@ -7,8 +7,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use topitop_rules::sample::{playout_positions, Rng};
-use topitop_rules::{play_unchecked, MoveList, Position, Rules};
+use games_topitop_rules::sample::{playout_positions, Rng};
+use games_topitop_rules::{play_unchecked, MoveList, Position, Rules};
 
 fn run(rules: Rules, set: &[Position]) -> (u64, u64) {
     let mut list = MoveList::new();

@@ -1,6 +1,6 @@
 //! Whether play from the start comes to a position: a backward search over
 //! its ancestors, for one position at a time (the forward pass over the
-//! whole game, for all positions at once, is in `topitop-solved`).
+//! whole game, for all positions at once, is in `games-topitop-solved`).
 //!
 //! Pieces never leave the board, so every ancestor of a position has at
 //! most its pieces, and the search takes the ancestors with the fewest

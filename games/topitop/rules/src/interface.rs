@@ -1,7 +1,7 @@
 //! Topitop behind the game interface: [`Rules`] (a ruleset and a piece
 //! budget) is the game, so the framework's shared code reaches Topitop as
 //! it reaches any game. Topitop keeps its own solver, database and fast
-//! paths (in `topitop-solved`); this is the common ground.
+//! paths (in `games-topitop-solved`); this is the common ground.
 
 use topitop_game_api::{Game, Reachability, Value};
 

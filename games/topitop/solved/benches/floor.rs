@@ -9,18 +9,18 @@
 //!   treats positions one by one must (the floor as the issue defines it);
 //! * **per half**: once per board and side to move, which is all the
 //!   solver's first pass does, since the positions of a half share their
-//!   moves but the forbidden slide (see `topitop_rules::group`).
+//!   moves but the forbidden slide (see `games_topitop_rules::group`).
 //!
 //! Each on one and on two threads; prints wall time, CPU time and records
-//! per second. `cargo bench -p topitop-solved --bench floor [-- B/R/S/L]`.
+//! per second. `cargo bench -p games-topitop-solved --bench floor [-- B/R/S/L]`.
 
 use std::time::{Duration, Instant};
 
+use games_topitop_rules::group::{half_slides, plausible_slides};
+use games_topitop_rules::{play_unchecked, Budget, MoveList, Player, Position, Rules, Slide};
+use games_topitop_table::GroupIndex;
 use rayon::prelude::*;
-use topitop_rules::group::{half_slides, plausible_slides};
-use topitop_rules::{play_unchecked, Budget, MoveList, Player, Position, Rules, Slide};
 use topitop_solver::usage::cpu_time;
-use topitop_table::GroupIndex;
 
 /// Groups per unit of parallel work.
 const CHUNK: u32 = 1024;

@@ -1,15 +1,15 @@
 //! Random-position probes against a database file: median latency with a
 //! warm cache, and probes per second per thread.
 //!
-//! `cargo bench -p topitop-solved --bench probe [-- FILE]`; FILE defaults to
+//! `cargo bench -p games-topitop-solved --bench probe [-- FILE]`; FILE defaults to
 //! `data/topitop_v1_0.db` (written by `topitop solve`).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use topitop_rules::sample::{playout_positions, Rng};
-use topitop_rules::StateIndex;
-use topitop_solved::Database;
+use games_topitop_rules::sample::{playout_positions, Rng};
+use games_topitop_rules::StateIndex;
+use games_topitop_solved::Database;
 
 fn main() {
     let path = std::env::args()

@@ -5,8 +5,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use games_topitop_rules::{play_unchecked, symmetry, Position, Rules, StateIndex};
 use rayon::prelude::*;
-use topitop_rules::{play_unchecked, symmetry, Position, Rules, StateIndex};
 
 /// The canonical positions play reaches from the start, one bit per index
 /// of the state index.

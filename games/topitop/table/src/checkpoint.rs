@@ -1,6 +1,6 @@
 //! Where finished tiers are kept so that an interrupted solve can resume.
 
-use topitop_rules::Tier;
+use games_topitop_rules::Tier;
 
 use crate::Record;
 

@@ -5,7 +5,7 @@
 //! (compositions in tier-number order, boards by lexicographic rank). With
 //! symmetry, only canonical boards (the smallest of their 8 images) have a
 //! group; without, every board has one. Groups follow each other in board
-//! order, each holding its positions in [`topitop_rules::group`] order, so
+//! order, each holding its positions in [`games_topitop_rules::group`] order, so
 //! each tier's records form one contiguous range and the array is exactly
 //! what the database stores.
 //!
@@ -17,10 +17,10 @@
 
 use std::ops::Range;
 
+use games_topitop_rules::group::{group, group_len, slot};
+use games_topitop_rules::index::TierRange;
+use games_topitop_rules::{symmetry, Board, Budget, IndexError, Player, Position, StateIndex};
 use rayon::prelude::*;
-use topitop_rules::group::{group, group_len, slot};
-use topitop_rules::index::TierRange;
-use topitop_rules::{symmetry, Board, Budget, IndexError, Player, Position, StateIndex};
 
 /// A word of the bitmap of boards that have a group, with the number of
 /// groups before it.
@@ -219,7 +219,7 @@ impl GroupIndex {
     }
 
     /// [`GroupIndex::index_and_half_len`], given the
-    /// [`Board::packed_counts`](topitop_rules::Board::packed_counts) of
+    /// [`Board::packed_counts`](games_topitop_rules::Board::packed_counts) of
     /// `pos`'s board, which a caller may know more cheaply (a symmetry
     /// leaves them as they are).
     ///
@@ -353,7 +353,7 @@ fn survey_boards(states: &StateIndex, range: &TierRange, first: u64, symmetric: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use topitop_rules::group::{half_len, plausible_slides};
+    use games_topitop_rules::group::{half_len, plausible_slides};
 
     #[test]
     fn every_kept_position_round_trips() {

@@ -4,7 +4,7 @@
 //! * [`Record`]: one position's value and remoteness in 16 bits (the game
 //!   interface's, which every game shares).
 //! * [`GroupIndex`]: the numbering of the positions a solve keeps, whole
-//!   groups of canonical boards (see [`topitop_rules::group`]), which is
+//!   groups of canonical boards (see [`games_topitop_rules::group`]), which is
 //!   also the order the database stores them in.
 //! * [`Solution`]: records under that numbering, for every position of a
 //!   ruleset.

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
+use games_topitop_rules::group::group;
+use games_topitop_rules::{symmetry, Player, Position, Rules, Value};
 use rayon::prelude::*;
-use topitop_rules::group::group;
-use topitop_rules::{symmetry, Player, Position, Rules, Value};
 
 use crate::{GroupIndex, Record};
 

@@ -2,19 +2,19 @@
 //! looked up as `query` looks it up (canonical form, tier, index, the
 //! value read from the file), timed one by one.
 //!
-//! `cargo bench -p topitop-topolo-solved --bench probe -- DB [N]` (the
+//! `cargo bench -p games-topolo-solved --bench probe -- DB [N]` (the
 //! database's name gives the board; N probes, default 100000).
 
 use std::time::Instant;
 
+use games_topolo::Topolo;
 use topitop_db::SolvedDb;
 use topitop_game_api::{Game, Registered};
-use topitop_topolo::Topolo;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: cargo bench -p topitop-topolo-solved --bench probe -- DB [N]");
+        eprintln!("usage: cargo bench -p games-topolo-solved --bench probe -- DB [N]");
         std::process::exit(2);
     };
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);

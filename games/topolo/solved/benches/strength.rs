@@ -1,6 +1,6 @@
 //! The strength of the search players for boards too large to solve.
 //!
-//! * `cargo bench -p topitop-topolo-solved --bench strength -- versus
+//! * `cargo bench -p games-topolo-solved --bench strength -- versus
 //!   random|greedy [--games N] [--ms MS] [--method mcts|alpha-beta]
 //!   [--board RxC]`: a series on the board (default 8x8), colours
 //!   alternated, the search given MS milliseconds a move (default 2000) on
@@ -12,11 +12,11 @@
 
 use std::time::{Duration, Instant};
 
+use games_topolo::search::{greedy_move, random_move, rank, Method};
+use games_topolo::{Color, Topolo};
 use topitop_db::SolvedDb;
 use topitop_game_api::rng::Rng;
 use topitop_game_api::{Game, Registered, Value};
-use topitop_topolo::search::{greedy_move, random_move, rank, Method};
-use topitop_topolo::{Color, Topolo};
 
 struct Options {
     what: String,
@@ -87,9 +87,9 @@ fn versus(o: &Options) {
             pos = game.play(&pos, mv);
         }
         let end = game.outcome(&pos).expect("over");
-        let mover_wins = matches!(end, topitop_topolo::Outcome::Win);
+        let mover_wins = matches!(end, games_topolo::Outcome::Win);
         match end {
-            topitop_topolo::Outcome::Tie => tied += 1,
+            games_topolo::Outcome::Tie => tied += 1,
             _ if mover_wins == (game.to_move(&pos) == search_colour) => won += 1,
             _ => lost += 1,
         }

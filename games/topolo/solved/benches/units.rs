@@ -1,20 +1,20 @@
 //! A random sample of a board's units of a distributed solve, solved here
-//! through the code a worker runs ([`topitop_topolo_solved::units`]):
+//! through the code a worker runs ([`games_topolo_solved::units`]):
 //! each sampled template built, then a run of its full first classes (its
 //! small games) solved and packed as a worker keeps them. Prints each
 //! sample and a projection of the whole solve for clusters of 32-core
 //! nodes, from the rates per state measured and the plan's exact sizes.
 //!
-//! `cargo bench -p topitop-topolo-solved --bench units -- [BOARD] [TEMPLATES] [GAMES] [SEED]`
+//! `cargo bench -p games-topolo-solved --bench units -- [BOARD] [TEMPLATES] [GAMES] [SEED]`
 //! (default 4x5, 24 templates, 16 small games from each, seed 1).
 
 use std::time::Instant;
 
-use topitop_topolo::layout::Layout;
-use topitop_topolo::{Shape, Topolo, Variant};
-use topitop_topolo_solved::plan::Plan;
-use topitop_topolo_solved::subgame::Template;
-use topitop_topolo_solved::units::{gathered_values, kept_len, solve, values_of, Unit};
+use games_topolo::layout::Layout;
+use games_topolo::{Shape, Topolo, Variant};
+use games_topolo_solved::plan::Plan;
+use games_topolo_solved::subgame::Template;
+use games_topolo_solved::units::{gathered_values, kept_len, solve, values_of, Unit};
 
 /// Peak resident memory of this process so far, in bytes.
 fn peak_rss() -> u64 {

@@ -1,9 +1,9 @@
 //! Step 1 of the solve, and of the check: the small games of full first
 //! classes, over their [`Template`].
 
+use games_topolo::layout::{Counts, Layout};
+use games_topolo::{Class, Color, Position};
 use rayon::prelude::*;
-use topitop_topolo::layout::{Counts, Layout};
-use topitop_topolo::{Class, Color, Position};
 
 use crate::images::ImageMap;
 use crate::plan::Plan;

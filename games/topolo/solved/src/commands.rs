@@ -5,14 +5,14 @@
 
 use std::io::Write;
 
+use games_topolo::layout::Layout;
+use games_topolo::Topolo;
 use topitop_cli::cmd;
 use topitop_cli::cmd::solve::{run_solver, Kept, Needs, Solved, Solver, Target};
 use topitop_cli::progress::CountBar;
 use topitop_cli::registry::{tiered, Commands, VerifyFn};
 use topitop_db::packed::{write_packed, write_packed_streamed, PackedDb, PackedHeader};
 use topitop_game_api::{Game, Registered};
-use topitop_topolo::layout::Layout;
-use topitop_topolo::Topolo;
 
 use crate::plan::{estimate, Plan, Store};
 use crate::units;
@@ -221,7 +221,7 @@ impl Solver for TopoloSolver {
                 estimated / 5e9,
                 estimated / RATE / 3600.0,
                 RATE / 1e6,
-                topitop_topolo::layout::MAX_INDEXED_CELLS
+                games_topolo::layout::MAX_INDEXED_CELLS
             );
         };
         // Far beyond the machine by the estimate: say so now, from the

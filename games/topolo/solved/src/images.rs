@@ -1,8 +1,8 @@
 //! Where a class's cells go under the board's reflections, to find a
 //! position's images and canonical form from its digits alone.
 
-use topitop_topolo::layout::{Layout, Reflection};
-use topitop_topolo::{Class, Position};
+use games_topolo::layout::{Layout, Reflection};
+use games_topolo::{Class, Position};
 
 /// The cell each cell goes to under each reflection.
 pub fn cell_maps(layout: &Layout) -> [Vec<u32>; 4] {

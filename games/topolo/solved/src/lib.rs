@@ -4,7 +4,7 @@
 //! own, solved in cache ([`solve`]); the values go to a database of values
 //! ([`topitop_db::packed`]), five to a byte, since the remoteness is the
 //! empty cells. [`verify`] checks such a database position by position the
-//! same way. The index is the game's own ([`topitop_topolo::layout`]), so
+//! same way. The index is the game's own ([`games_topolo::layout`]), so
 //! every shared command reads the result through the game interface.
 #![forbid(unsafe_code)]
 

@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use games_topolo::layout::{arrangements, Counts, Layout, Tier};
+use games_topolo::{Class, Color, Position, Size};
 use rayon::prelude::*;
-use topitop_topolo::layout::{arrangements, Counts, Layout, Tier};
-use topitop_topolo::{Class, Color, Position, Size};
 
 use crate::images::ImageMap;
 use crate::plan::Plan;

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use topitop_topolo::layout::{holdings, Counts, Layout, Tier};
-use topitop_topolo::{Class, Color, Position, Size};
+use games_topolo::layout::{holdings, Counts, Layout, Tier};
+use games_topolo::{Class, Color, Position, Size};
 
 /// Where a solve keeps the templates it finished.
 pub trait Store {
@@ -269,7 +269,7 @@ fn peak(layout: &Layout, threads: usize, n: f64, largest_row: f64) -> (f64, f64)
 #[cfg(test)]
 mod estimate_tests {
     use super::*;
-    use topitop_topolo::Topolo;
+    use games_topolo::Topolo;
 
     /// The estimate as it was first written, tier by tier: the reference
     /// [`estimate`] is checked against (8x8 took 12 s and 0.33 GB by it).

@@ -1,8 +1,8 @@
 //! The end of a game, scored fast: groups found by flood fill on
 //! bitboards, compared as the rules compare them
-//! ([`topitop_topolo::groups`]), without allocating.
+//! ([`games_topolo::groups`]), without allocating.
 
-use topitop_topolo::{Shape, Variant};
+use games_topolo::{Shape, Variant};
 
 /// Scores full boards of one shape and variant.
 #[derive(Clone, Copy, Debug)]

@@ -1,5 +1,5 @@
 //! Topolo's own solve: every index of the board's
-//! [`Layout`](topitop_topolo::layout::Layout) given its value, win, lose or
+//! [`Layout`](games_topolo::layout::Layout) given its value, win, lose or
 //! tie for the player to move (the remoteness is the empty cells, so it is
 //! not stored).
 //!
@@ -21,10 +21,10 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use games_topolo::layout::{Layout, Tier};
+use games_topolo::Position;
 use topitop_db::packed::{pack, PackedHeader, PackedTier};
 use topitop_game_api::Value;
-use topitop_topolo::layout::{Layout, Tier};
-use topitop_topolo::Position;
 
 use crate::plan::{Plan, Store};
 use crate::values::{Values, LOSE, WIN};

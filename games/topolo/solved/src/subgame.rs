@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
+use games_topolo::layout::{arrangements, Counts, Layout, Tier};
+use games_topolo::{Class, Color, Position, Size};
 use topitop_game_api::rank::multinomial;
-use topitop_topolo::layout::{arrangements, Counts, Layout, Tier};
-use topitop_topolo::{Class, Color, Position, Size};
 
 /// One tier of a template: the second class's pieces by kind, and where
 /// its states are.

@@ -15,8 +15,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use topitop_topolo::layout::{Layout, Tier};
-use topitop_topolo::Position;
+use games_topolo::layout::{Layout, Tier};
+use games_topolo::Position;
 
 use crate::closed::{add_counts, StateParts, Subgames};
 use crate::plan::Plan;
@@ -487,8 +487,8 @@ pub fn write_values(
 
 #[cfg(test)]
 mod tests {
-    use topitop_topolo::layout::Layout;
-    use topitop_topolo::{Shape, Topolo, Variant};
+    use games_topolo::layout::Layout;
+    use games_topolo::{Shape, Topolo, Variant};
 
     use topitop_db::packed::{write_packed, write_packed_streamed};
 

@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use games_topolo::layout::Tier;
+use games_topolo::Position;
 use rayon::prelude::*;
 use topitop_db::packed::{trit, PackedDb};
-use topitop_topolo::layout::Tier;
-use topitop_topolo::Position;
 
 use crate::closed::{add_counts, Subgames};
 use crate::plan::Plan;
@@ -92,7 +92,7 @@ pub fn verify(
         plan.tiers().len()
     );
     for (k, (&t, s)) in plan.tiers().iter().zip(stored).enumerate() {
-        let name = topitop_topolo::layout::Layout::tier_name(t);
+        let name = games_topolo::layout::Layout::tier_name(t);
         anyhow::ensure!(
             s.name == name && s.size == plan.sizes()[k],
             "{}: tier {k} is {} of {} indices, but the board's is {name} of {}",
@@ -220,7 +220,7 @@ fn open(plan: &Plan, db: &PackedDb, findings: &Findings<'_>) -> anyhow::Result<u
                     };
                     if want != got {
                         let digits =
-                            topitop_topolo::layout::arrangement(i as u64, &layout.multiset(na, &pieces));
+                            games_topolo::layout::arrangement(i as u64, &layout.multiset(na, &pieces));
                         differs(&layout.place(Position::EMPTY, first, &digits), got, want);
                     }
                 }

@@ -7,8 +7,8 @@
 //! with the other games, and is not rebuilt when another game changes.
 //! The binary that registers it then holds little more than `main`.
 
+use games_topple::Topple;
 use topitop_cli::registry::{tiered, Commands};
-use topitop_topple::Topple;
 
 /// Topple's commands, for the registry of the `topitop` binary.
 pub fn commands() -> Box<dyn Commands> {

@@ -4,9 +4,9 @@
 
 use crate::support;
 
+use games_topple::{transition, Shape, Topple};
 use support::{naive_moves, Rng};
 use topitop_game_api::{Game, Tiered};
-use topitop_topple::{transition, Shape, Topple};
 
 fn play_random_games(g: &Topple, games: u32, seed: u64) -> (u64, [u64; 4]) {
     let mut rng = Rng::new(seed);

@@ -1,8 +1,8 @@
 //! Perft from the start, checked against counts made apart from the
 //! engine: by hand on 3×3, by king distances on 8×8.
 
+use games_topple::{perft, Shape, Topple};
 use topitop_game_api::Game;
-use topitop_topple::{perft, Shape, Topple};
 
 #[test]
 fn three_by_three_matches_the_hand_count() {

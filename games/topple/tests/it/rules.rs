@@ -1,8 +1,8 @@
 //! The worked examples of docs/topple-rules.md, one test each (the rule's
 //! number first), checked through the public interface.
 
+use games_topple::{transition, Color, Move, Phase, Position, Topple};
 use topitop_game_api::{Game, Options, Registered, Value};
-use topitop_topple::{transition, Color, Move, Phase, Position, Topple};
 
 fn game(variant: &str) -> Topple {
     <Topple as Registered>::from_variant(variant).unwrap()

@@ -1,10 +1,10 @@
 //! The framework's tier solver on Topple's loopy tiers against the naive
 //! fixed-point solver, position by position, on the smallest boards.
 
+use games_topple::Topple;
 use topitop_game_api::{Game, Tiered, Value};
 use topitop_solver::loop_free::solve_loop_free;
 use topitop_solver::naive::solve_naive;
-use topitop_topple::Topple;
 
 #[test]
 fn the_tier_solver_agrees_with_the_naive_fixed_point_on_small_boards() {

@@ -5,9 +5,9 @@
 
 use crate::support;
 
+use games_topple::{Position, Shape, Topple};
 use support::Rng;
 use topitop_game_api::{Game, Tiered};
-use topitop_topple::{Position, Shape, Topple};
 
 fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
     v.sort();

@@ -6,9 +6,9 @@ use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+use games_topple::{Move, Tier, Topple};
 use support::Rng;
 use topitop_game_api::{Game, TierType, Tiered};
-use topitop_topple::{Move, Tier, Topple};
 
 fn game(variant: &str) -> Topple {
     <Topple as topitop_game_api::Registered>::from_variant(variant).unwrap()

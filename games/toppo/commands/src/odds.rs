@@ -2,9 +2,9 @@
 
 use std::io::Write;
 
-use topitop_toppo::card::DeckSpec;
-use topitop_toppo::odds::{given, unconditional};
-use topitop_toppo::{parse_cards, Odds};
+use games_toppo::card::DeckSpec;
+use games_toppo::odds::{given, unconditional};
+use games_toppo::{parse_cards, Odds};
 
 /// Arguments of `toppo odds`.
 #[derive(clap::Args, Debug)]

@@ -19,12 +19,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use games_toppo::sim::{Bot, Table};
+use games_toppo::{Action, Event, Rules, Timed};
 use serde_json::json;
 use topitop_serve::extra::Pages;
 use topitop_serve::routes::{Reply, JSON};
 use topitop_serve::StatusCode;
-use topitop_toppo::sim::{Bot, Table};
-use topitop_toppo::{Action, Event, Rules, Timed};
 
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/toppo.js");

@@ -6,11 +6,11 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use games_topitop_rules::{Move, Position, Rules, Tier, Value};
+use games_topitop_solved::Database;
+use games_topitop_table::Record;
 use rayon::prelude::*;
 use serde::Serialize;
-use topitop_rules::{Move, Position, Rules, Tier, Value};
-use topitop_solved::Database;
-use topitop_table::Record;
 
 use super::lines::{example_lines, ExampleLines};
 use topitop_cli::progress::CountBar;
@@ -567,7 +567,7 @@ fn pick_examples(t: &Tally, by_cause: &[Transition], per_cause: usize) -> Vec<(C
 
 fn example(a: &Database, b: &Database, cause: Cause, position: &str) -> anyhow::Result<Example> {
     let budget = a.rules().budget();
-    let pos = topitop_rules::parse_position(position, budget)?;
+    let pos = games_topitop_rules::parse_position(position, budget)?;
     let tier = Tier::of(pos.board());
     Ok(Example {
         cause,
@@ -584,7 +584,7 @@ fn example(a: &Database, b: &Database, cause: Cause, position: &str) -> anyhow::
 #[cfg(test)]
 mod tests {
     use super::said;
-    use topitop_rules::Move;
+    use games_topitop_rules::Move;
 
     #[test]
     fn the_pass_is_said_to_be_one() {

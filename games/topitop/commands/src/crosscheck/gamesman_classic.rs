@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use games_topitop_rules::{gchash, Position, Tier, Value};
+use games_topitop_solved::store::gamesman_classic::{find_tier_files, read_tier_file, slot_record, GcRecord};
+use games_topitop_solved::Database;
+use games_topitop_table::Record;
 use rayon::prelude::*;
 use serde::Serialize;
-use topitop_rules::{gchash, Position, Tier, Value};
-use topitop_solved::store::gamesman_classic::{find_tier_files, read_tier_file, slot_record, GcRecord};
-use topitop_solved::Database;
-use topitop_table::Record;
 
 use topitop_cli::common::Differ;
 use topitop_cli::progress::CountBar;

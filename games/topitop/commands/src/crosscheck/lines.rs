@@ -3,10 +3,10 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use games_topitop_rules::{parse_position_syntax, play_unchecked, Move, Position};
+use games_topitop_solved::respond;
+use games_topitop_solved::Database;
 use serde::Serialize;
-use topitop_rules::{parse_position_syntax, play_unchecked, Move, Position};
-use topitop_solved::respond;
-use topitop_solved::Database;
 
 use super::explain::{rules_difference, Outcome};
 

@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Opens the database file `path` named on the command line.
-fn open_file(path: &std::path::Path) -> anyhow::Result<topitop_solved::Database> {
+fn open_file(path: &std::path::Path) -> anyhow::Result<games_topitop_solved::Database> {
     anyhow::ensure!(
         path.symlink_metadata().is_ok(),
         "{}: no such database file (crosscheck A B compares two files that `topitop solve` wrote)",

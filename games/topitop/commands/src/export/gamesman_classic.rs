@@ -5,9 +5,9 @@
 use std::time::Instant;
 
 use anyhow::Context;
+use games_topitop_rules::Ruleset;
+use games_topitop_solved::store::gamesman_classic::{export, option_of, ExportError, ExportOptions};
 use topitop_cli::progress::CountBar;
-use topitop_rules::Ruleset;
-use topitop_solved::store::gamesman_classic::{export, option_of, ExportError, ExportOptions};
 
 use super::Args;
 use crate::options::{DbOptions, RulesOptions};
@@ -36,7 +36,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let rules = db.rules();
     let option = option_of(rules)?;
     // The tier folder is replaced whole: the database must not be in it.
-    let folder = dir.join(topitop_solved::store::gamesman_classic::folder_name(option));
+    let folder = dir.join(games_topitop_solved::store::gamesman_classic::folder_name(option));
     if let (Ok(folder), Ok(input)) = (folder.canonicalize(), db.path().canonicalize()) {
         anyhow::ensure!(
             !input.starts_with(&folder),

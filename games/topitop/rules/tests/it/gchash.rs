@@ -1,10 +1,10 @@
 //! GamesmanClassic-exact tier hash: worked examples, whole-tier round trips
 //! and the tier graph's figures.
 
+use games_topitop_rules::geometry::Slide;
+use games_topitop_rules::sample::Rng;
+use games_topitop_rules::{gchash, parse_position, parse_position_syntax, Budget, Cell, Tier};
 use topitop_game_api::rank;
-use topitop_rules::geometry::Slide;
-use topitop_rules::sample::Rng;
-use topitop_rules::{gchash, parse_position, parse_position_syntax, Budget, Cell, Tier};
 
 const STD: Budget = Budget::STANDARD;
 

@@ -1,9 +1,9 @@
 //! The dense state index: a bijection onto 0..len.
 
-use topitop_rules::cell::ALL_CELLS;
-use topitop_rules::geometry::{Slide, NEIGHBOURS};
-use topitop_rules::sample::{playout_positions, Rng};
-use topitop_rules::{Board, Budget, Cell, Player, Position, Rules, Ruleset, StateIndex, Variant};
+use games_topitop_rules::cell::ALL_CELLS;
+use games_topitop_rules::geometry::{Slide, NEIGHBOURS};
+use games_topitop_rules::sample::{playout_positions, Rng};
+use games_topitop_rules::{Board, Budget, Cell, Player, Position, Rules, Ruleset, StateIndex, Variant};
 
 #[test]
 fn standard_index_size() {
@@ -86,9 +86,9 @@ fn standard_index_round_trips_on_samples() {
 #[test]
 fn unindexable_positions_are_errors() {
     let idx = StateIndex::new(Budget::STANDARD);
-    let raw = topitop_rules::parse_position_syntax("1_LS-L-SLLS54").unwrap();
+    let raw = games_topitop_rules::parse_position_syntax("1_LS-L-SLLS54").unwrap();
     assert!(idx.index(raw).is_err(), "implausible forbidden slide");
-    let over = topitop_rules::parse_position_syntax("1_BBB------").unwrap();
+    let over = games_topitop_rules::parse_position_syntax("1_BBB------").unwrap();
     assert!(idx.index(over).is_err(), "over budget");
 }
 
@@ -138,13 +138,13 @@ fn counts_after_a_move_equal_a_full_count() {
     let rules = Rules::new(Ruleset::V1(Variant::DEFAULT));
     let idx = StateIndex::new(Budget::STANDARD);
     let mut rng = Rng::new(7);
-    let mut moves = topitop_rules::MoveList::new();
+    let mut moves = games_topitop_rules::MoveList::new();
     let mut checked = 0;
     for p in playout_positions(rules, 5_000, 40, &mut rng) {
         let packed = p.board().packed_counts();
         rules.generate_piece_moves(p, &mut moves);
         for &m in moves.iter() {
-            let child = topitop_rules::play_unchecked(p, m).board();
+            let child = games_topitop_rules::play_unchecked(p, m).board();
             let derived = p.board().packed_counts_of(packed, child);
             assert_eq!(derived, child.packed_counts(), "{p} then {m:?}");
             assert_eq!(

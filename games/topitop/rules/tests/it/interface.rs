@@ -3,9 +3,9 @@
 
 use std::collections::HashSet;
 
+use games_topitop_rules::perft::perft;
+use games_topitop_rules::{Budget, Rules, Ruleset, Variant};
 use topitop_game_api::Game;
-use topitop_rules::perft::perft;
-use topitop_rules::{Budget, Rules, Ruleset, Variant};
 
 /// Move sequences and distinct positions at each depth, through the
 /// interface alone.

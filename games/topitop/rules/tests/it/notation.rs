@@ -1,7 +1,7 @@
 //! Move codes, move strings, position strings and AutoGUI strings.
 
-use topitop_rules::sample::{playout_positions, Rng};
-use topitop_rules::{
+use games_topitop_rules::sample::{playout_positions, Rng};
+use games_topitop_rules::{
     autogui_move, autogui_position, parse_position, Budget, Move, MoveKind, ParseMoveError, Piece, Position,
     Rules,
 };

@@ -1,7 +1,7 @@
 //! Every malformed or impossible position string gets its specific error.
 
-use topitop_rules::sample::Rng;
-use topitop_rules::{parse_position, Budget, ParsePositionError as E, Player, PositionError as P};
+use games_topitop_rules::sample::Rng;
+use games_topitop_rules::{parse_position, Budget, ParsePositionError as E, Player, PositionError as P};
 
 fn err(s: &str) -> E {
     match parse_position(s, Budget::STANDARD) {

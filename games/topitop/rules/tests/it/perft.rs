@@ -2,8 +2,8 @@
 //! `tests/data/perft.txt` (mid-game, forbidden slides, stuck and primitive
 //! positions, every ruleset, small budgets) checked depth by depth.
 
-use topitop_rules::perft::{perft, PerftLevel};
-use topitop_rules::{parse_position, Budget, MoveList, Position, Rules, Ruleset, Variant};
+use games_topitop_rules::perft::{perft, PerftLevel};
+use games_topitop_rules::{parse_position, Budget, MoveList, Position, Rules, Ruleset, Variant};
 
 /// The perft positions; the file's header documents the format and how the
 /// counts were checked.

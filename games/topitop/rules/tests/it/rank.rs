@@ -1,7 +1,7 @@
 //! Topitop's fast ranking paths give the shared ranker's numbers.
 
+use games_topitop_rules::rank::{rank_board, rank_packed};
 use topitop_game_api::rank::{multinomial, rank, unrank};
-use topitop_rules::rank::{rank_board, rank_packed};
 
 #[test]
 fn the_fast_paths_give_the_shared_rankers_numbers() {

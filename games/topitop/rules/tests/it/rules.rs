@@ -1,6 +1,6 @@
 //! Move generation, stacking, the no-undo rule and every variant's primitive.
 
-use topitop_rules::{
+use games_topitop_rules::{
     parse_position, parse_position_syntax, play_unchecked, Budget, Move, Position, Rules, Ruleset, Value,
     Variant,
 };

@@ -2,9 +2,9 @@
 
 use std::collections::BTreeSet;
 
-use topitop_rules::sample::{playout_positions, Rng};
-use topitop_rules::symmetry::{canonical, orbit_size, transform, Symmetry, INVERSE, MAPS};
-use topitop_rules::{parse_position, play_unchecked, Budget, Position, Rules, Ruleset, Variant};
+use games_topitop_rules::sample::{playout_positions, Rng};
+use games_topitop_rules::symmetry::{canonical, orbit_size, transform, Symmetry, INVERSE, MAPS};
+use games_topitop_rules::{parse_position, play_unchecked, Budget, Position, Rules, Ruleset, Variant};
 
 fn sample(n: usize, seed: u64) -> Vec<Position> {
     playout_positions(Rules::default(), n, 30, &mut Rng::new(seed))
@@ -128,7 +128,7 @@ fn orbit_counting_matches_burnside_at_depth_two() {
 
 #[test]
 fn table_transform_equals_cell_by_cell_transform() {
-    use topitop_rules::symmetry::transform_slow;
+    use games_topitop_rules::symmetry::transform_slow;
     for p in sample(5_000, 21) {
         for k in Symmetry::ALL {
             assert_eq!(transform(p, k), transform_slow(p, k), "{p} map {k:?}");
@@ -148,8 +148,8 @@ fn table_transform_equals_cell_by_cell_transform() {
 /// those a board-by-board walk finds.
 #[test]
 fn runs_ruled_out_by_a_prefix_hold_no_canonical_board() {
-    use topitop_rules::symmetry::{board_standing, non_canonical_prefix};
-    let index = topitop_rules::StateIndex::new(Budget::new(2, 1, 2, 2).unwrap());
+    use games_topitop_rules::symmetry::{board_standing, non_canonical_prefix};
+    let index = games_topitop_rules::StateIndex::new(Budget::new(2, 1, 2, 2).unwrap());
     let boards: Vec<_> = index.board_walk(0, index.boards()).collect();
     let (mut ruled_out, mut runs) = (0, 0);
     for (n, &board) in boards.iter().enumerate() {
@@ -159,7 +159,7 @@ fn runs_ruled_out_by_a_prefix_hold_no_canonical_board() {
         ruled_out += 1;
         assert!(!board_standing(board).canonical, "{board}");
         let (len, last) = board.rest_of_prefix(keep);
-        let prefix = |b: topitop_rules::Board| b.bits() >> (4 * (9 - keep));
+        let prefix = |b: games_topitop_rules::Board| b.bits() >> (4 * (9 - keep));
         let walked: Vec<_> = boards[n..]
             .iter()
             .take_while(|&&b| prefix(b) == prefix(board) && b.packed_counts() == board.packed_counts())

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use topitop_rules::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Variant};
+use games_topitop_rules::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Variant};
 
 /// Checks every position of the rules' budget; returns the number of
 /// positions and of moves. Listed parents are checked to have a move to the

@@ -1,6 +1,6 @@
 //! What a solve will cost in memory, known before it starts.
 
-use topitop_rules::{Budget, StateIndex};
+use games_topitop_rules::{Budget, StateIndex};
 
 /// The peak memory, in bytes, a solve of `budget` on `threads` worker
 /// threads, of `rulesets` rulesets together, is expected to need: the

@@ -11,9 +11,9 @@
 
 use std::sync::Arc;
 
+use games_topitop_rules::{Rules, Tier};
+use games_topitop_table::{Checkpoint, GroupIndex, NoCheckpoint, Record, Solution};
 use rayon::prelude::*;
-use topitop_rules::{Rules, Tier};
-use topitop_table::{Checkpoint, GroupIndex, NoCheckpoint, Record, Solution};
 
 use order::solve_levels;
 use tier::solve_tier;

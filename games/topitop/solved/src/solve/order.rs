@@ -1,13 +1,13 @@
 //! The order in which tiers are solved: every child tier before its parents.
 
-use topitop_rules::{Budget, Tier};
+use games_topitop_rules::{Budget, Tier};
 
 /// Pieces on the board and structures (filled cells) of a tier.
 fn progress(t: Tier) -> (u32, u32) {
     let c = t.counts();
     let pieces: u32 = (1..10)
         .map(|code| {
-            let p = topitop_rules::Cell::from_code(code as u8).map_or([0; 4], |c| c.pieces());
+            let p = games_topitop_rules::Cell::from_code(code as u8).map_or([0; 4], |c| c.pieces());
             p.iter().map(|&x| x as u32).sum::<u32>() * c[code] as u32
         })
         .sum();

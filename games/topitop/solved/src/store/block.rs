@@ -1,8 +1,8 @@
 //! A decompressed block: the group size of each of its boards, then the
 //! records' symbols, in one of two orders (FORMAT.md).
 
+use games_topitop_rules::group::MAX_GROUP;
 use topitop_db::DbError;
-use topitop_rules::group::MAX_GROUP;
 
 /// How a block's symbols follow its sizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

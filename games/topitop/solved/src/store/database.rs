@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use games_topitop_rules::geometry::Slide;
+use games_topitop_rules::group::{group_len, half_slides, plausible_slides, slot, MAX_GROUP};
+use games_topitop_rules::{symmetry, Board, Player, Position, Rules, StateIndex, Value};
+use games_topitop_table::{GroupIndex, Record, Solution};
 use rayon::prelude::*;
 use topitop_db::DbError;
-use topitop_rules::geometry::Slide;
-use topitop_rules::group::{group_len, half_slides, plausible_slides, slot, MAX_GROUP};
-use topitop_rules::{symmetry, Board, Player, Position, Rules, StateIndex, Value};
-use topitop_table::{GroupIndex, Record, Solution};
 
 use crate::store::block::{Block, SymbolOrder};
 use crate::store::cache::{BlockCache, CacheStats};

@@ -1,6 +1,6 @@
 //! The file header and block table (see FORMAT.md).
 
-use topitop_rules::{Budget, Rules, Ruleset, Value, Variant};
+use games_topitop_rules::{Budget, Rules, Ruleset, Value, Variant};
 
 pub use topitop_db::blocks::{checksum, BlockEntry, ENTRY_LEN};
 use topitop_db::header::{Fields, HeaderWriter};
@@ -205,7 +205,7 @@ impl Header {
         if let Some(c) = self
             .codebook
             .iter()
-            .find(|&&c| topitop_table::Record::from_bits(c).is_none())
+            .find(|&&c| games_topitop_table::Record::from_bits(c).is_none())
         {
             return Err(format!("codebook entry {c:#06x} is not a record"));
         }
@@ -251,7 +251,7 @@ impl Header {
             .codebook
             .iter()
             .filter(|&&c| matches!(c >> 12, 1..=3))
-            .map(|&c| c & topitop_table::MAX_REMOTENESS)
+            .map(|&c| c & games_topitop_table::MAX_REMOTENESS)
             .max()
             .unwrap_or(0);
         if largest != self.max_remoteness {

@@ -19,9 +19,9 @@ pub mod write;
 
 use std::path::{Path, PathBuf};
 
+use games_topitop_rules::Rules;
 use topitop_db::DbError;
 use topitop_game_api::Game;
-use topitop_rules::Rules;
 
 pub use cache::CacheStats;
 pub use database::{Database, DEFAULT_CACHE_BYTES};

@@ -3,12 +3,12 @@
 //! are the index's compositions in index order, each read as the blocks
 //! holding its boards, a step of blocks decoded at once.
 
+use games_topitop_rules::{symmetry, Position, Rules, Tier, Value};
 use rayon::prelude::*;
 use topitop_db::reader::{Chunk, Chunks, Facts, Lookup, Reachable, Reader};
 use topitop_db::solved::TierSummary;
 use topitop_db::DbError;
 use topitop_game_api::{Game, Record};
-use topitop_rules::{symmetry, Position, Rules, Tier, Value};
 
 use super::database::not_indexable;
 use super::Database;

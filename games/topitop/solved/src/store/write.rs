@@ -5,9 +5,9 @@ use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use games_topitop_table::{GroupIndex, Solution};
 use rayon::prelude::*;
 use topitop_db::DbError;
-use topitop_table::{GroupIndex, Solution};
 
 use crate::store::block::to_heads_and_tails;
 use crate::store::header::{checksum, BlockEntry, Header, SCHEME_CANONICAL_BOARDS, VERSION};

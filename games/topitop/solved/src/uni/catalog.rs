@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use games_topitop_rules::{Budget, Rules, RulesError, Ruleset};
 use topitop_game_api::Game;
-use topitop_rules::{Budget, Rules, RulesError, Ruleset};
 use topitop_serve::catalog::{Shelf, Slot};
 use topitop_serve::ServedVariant;
 
@@ -167,7 +167,7 @@ impl Shelf for Files {
 mod tests {
     use std::path::PathBuf;
 
-    use topitop_rules::{parse_position, Variant};
+    use games_topitop_rules::{parse_position, Variant};
     use topitop_serve::catalog::{Catalog, Change};
     use topitop_serve::App;
 
@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(VARIANTS[0].id, "regular");
         assert_eq!(
             VARIANTS[0].rules(Budget::STANDARD).unwrap().ruleset(),
-            Ruleset::V1(topitop_rules::Variant::DEFAULT)
+            Ruleset::V1(games_topitop_rules::Variant::DEFAULT)
         );
         assert_eq!(
             VARIANTS[8].rules(Budget::STANDARD).unwrap().ruleset(),

@@ -3,7 +3,7 @@
 //! no move does, what two crowned castles mean, and the tying rule, each
 //! stated only where the variant has it.
 
-use topitop_rules::{Rules, Ruleset, Value};
+use games_topitop_rules::{Rules, Ruleset, Value};
 
 /// What happens to a player who has no move at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,7 +147,7 @@ played as a well-defined game.\n"
 
 #[cfg(test)]
 mod tests {
-    use topitop_rules::Variant;
+    use games_topitop_rules::Variant;
 
     use super::*;
 

@@ -7,9 +7,9 @@
 //! announces a loss at a draw without moves; GamesmanClassic's word for a
 //! finite end without a winner is a tie.
 
-use topitop_rules::{autogui_move, autogui_position, play_unchecked, Position, Rules, Value};
+use games_topitop_rules::{autogui_move, autogui_position, play_unchecked, Position, Rules, Value};
+use games_topitop_table::Record;
 use topitop_serve::response::{finish_moves, MoveResponse, PositionResponse};
-use topitop_table::Record;
 
 use crate::Database;
 
@@ -105,7 +105,7 @@ pub fn respond_as<D: AsRef<[u8]> + Sync>(
 mod tests {
     use crate::{solve, SolveOptions};
     use crate::{write, WriteOptions};
-    use topitop_rules::{Budget, Ruleset, StateIndex};
+    use games_topitop_rules::{Budget, Ruleset, StateIndex};
 
     use super::*;
     use topitop_serve::response::DRAW_REMOTENESS;

@@ -1,8 +1,8 @@
 //! Topitop's variants served through [`ServedVariant`]: its own database
 //! format and response (its fast path), read by [`crate::uni::catalog`].
 
+use games_topitop_rules::{autogui_position, parse_position, Player};
 use topitop_game_api::BoardArt;
-use topitop_rules::{autogui_position, parse_position, Player};
 use topitop_serve::variant::database_facts;
 use topitop_serve::PositionResponse;
 use topitop_serve::{Notes, PositionError, ServedVariant};
@@ -71,7 +71,7 @@ impl ServedVariant for Served {
         let mut facts = words::facts(self.rules, pos);
         // Where the database keeps it, as every served game says it.
         let index = self.db.index();
-        let tier = topitop_rules::Tier::of(pos.board());
+        let tier = games_topitop_rules::Tier::of(pos.board());
         if let (Ok(i), Some(range)) = (index.index(pos), index.tier_range(tier)) {
             facts.extend(database_facts(
                 tier.describe(self.rules.budget()),
@@ -92,8 +92,8 @@ impl ServedVariant for Served {
 mod tests {
     use crate::{solve, SolveOptions};
     use crate::{write, WriteOptions};
+    use games_topitop_rules::{Budget, Rules, Ruleset};
     use serde_json::Value as Json;
-    use topitop_rules::{Budget, Rules, Ruleset};
 
     use hyper::StatusCode;
     use topitop_serve::{App, Reply};
@@ -112,7 +112,7 @@ mod tests {
     /// and written into `dir`.
     fn app(dir: &std::path::Path) -> App {
         let budget: Budget = BUDGET.parse().unwrap();
-        for ruleset in [Ruleset::V1(topitop_rules::Variant::DEFAULT), Ruleset::V0] {
+        for ruleset in [Ruleset::V1(games_topitop_rules::Variant::DEFAULT), Ruleset::V0] {
             let rules = Rules::with_budget(ruleset, budget);
             let solution = solve(rules, SolveOptions::default(), |_| {});
             let path = crate::path_in(dir, rules);
@@ -174,7 +174,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let app = app(dir.path());
         let budget: Budget = BUDGET.parse().unwrap();
-        let rules = Rules::with_budget(Ruleset::V1(topitop_rules::Variant::DEFAULT), budget);
+        let rules = Rules::with_budget(Ruleset::V1(games_topitop_rules::Variant::DEFAULT), budget);
         let db = crate::Database::open(crate::path_in(dir.path(), rules)).unwrap();
         for (p, query) in [
             ("1_---------", "p=1_---------"),

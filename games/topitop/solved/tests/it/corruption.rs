@@ -2,8 +2,8 @@
 
 use crate::common;
 
+use games_topitop_solved::{read_all, Database};
 use topitop_db::DbError;
-use topitop_solved::{read_all, Database};
 
 fn sample_bytes() -> (Vec<u8>, u64) {
     let sol = common::solved(0, "2/0/2/2", true);
@@ -168,8 +168,8 @@ fn fuzz_smoke() {
 
 /// The file with its header replaced by `change` applied to it (the
 /// header's checksum recomputed, as a careful forger would).
-fn with_header(bytes: &[u8], change: impl Fn(&mut topitop_solved::Header)) -> Vec<u8> {
-    let mut header = topitop_solved::Header::decode(bytes).unwrap();
+fn with_header(bytes: &[u8], change: impl Fn(&mut games_topitop_solved::Header)) -> Vec<u8> {
+    let mut header = games_topitop_solved::Header::decode(bytes).unwrap();
     change(&mut header);
     let encoded = header.encode();
     let mut out = bytes.to_vec();
@@ -178,7 +178,7 @@ fn with_header(bytes: &[u8], change: impl Fn(&mut topitop_solved::Header)) -> Ve
 }
 
 /// A change to a header, made by a forger.
-type Forgery = Box<dyn Fn(&mut topitop_solved::Header)>;
+type Forgery = Box<dyn Fn(&mut games_topitop_solved::Header)>;
 
 #[test]
 fn header_figures_that_disagree_with_the_records_are_caught() {

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use flate2::write::GzEncoder;
-use topitop_rules::Value;
-use topitop_solved::store::gamesman_classic::{find_tier_files, read_tier_file, GcRecord};
+use games_topitop_rules::Value;
+use games_topitop_solved::store::gamesman_classic::{find_tier_files, read_tier_file, GcRecord};
 
 /// A tier file as GamesmanClassic writes it: the stream cut into gzip
 /// members of 2^20 uncompressed bytes.

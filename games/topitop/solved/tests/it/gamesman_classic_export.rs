@@ -16,14 +16,14 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use rayon::prelude::*;
-use topitop_rules::{gchash, Budget, Position, Rules, Ruleset, Slide, Tier, Variant};
-use topitop_solved::store::gamesman_classic::{
+use games_topitop_rules::{gchash, Budget, Position, Rules, Ruleset, Slide, Tier, Variant};
+use games_topitop_solved::store::gamesman_classic::{
     encode_tier, export, find_tier_files, read_tier_file, slot_record, solved_tiers, tier_stream,
     ExportError, ExportOptions, GcRecord, GZIP_LEVEL, MEMBER_BYTES,
 };
-use topitop_solved::{solve, SolveOptions};
-use topitop_table::Solution;
+use games_topitop_solved::{solve, SolveOptions};
+use games_topitop_table::Solution;
+use rayon::prelude::*;
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gamesman_classic")

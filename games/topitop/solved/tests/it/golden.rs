@@ -5,7 +5,7 @@
 //!
 //! To remake the current version's file after a deliberate format change
 //! (and a version bump; keep the older files), run the ignored test that
-//! writes it: `cargo test -p topitop-solved --test it -- --ignored golden::regenerate`.
+//! writes it: `cargo test -p games-topitop-solved --test it -- --ignored golden::regenerate`.
 //! The reading tests never write to the committed files.
 
 use crate::common;
@@ -13,9 +13,9 @@ use crate::common;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use topitop_rules::{parse_position_syntax, symmetry};
-use topitop_solved::store::header::VERSION;
-use topitop_solved::{write, Database, WriteOptions};
+use games_topitop_rules::{parse_position_syntax, symmetry};
+use games_topitop_solved::store::header::VERSION;
+use games_topitop_solved::{write, Database, WriteOptions};
 
 const BUDGET: &str = "2/1/2/2";
 

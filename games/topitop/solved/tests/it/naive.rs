@@ -3,9 +3,9 @@
 
 use crate::bellman;
 use bellman::verify;
-use topitop_rules::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Value, Variant};
-use topitop_solved::{solve, SolveOptions};
-use topitop_table::Record;
+use games_topitop_rules::{play_unchecked, Budget, Position, Rules, Ruleset, StateIndex, Value, Variant};
+use games_topitop_solved::{solve, SolveOptions};
+use games_topitop_table::Record;
 
 /// Values by the definitions, level by level: a win at r has a losing child
 /// at r-1; a loss at r has only winning children, the slowest at r-1; then
@@ -201,7 +201,7 @@ fn verify_catches_each_wrong_record() {
                 Some(Value::Draw) => Record::new(Value::Tie, 3),
                 _ => Record::new(old.value().unwrap(), old.remoteness() + 1),
             };
-            let broken = topitop_table::Solution::from_index(rules, index.clone(), records);
+            let broken = games_topitop_table::Solution::from_index(rules, index.clone(), records);
             let report = verify(&broken, usize::MAX);
             let pos = index.position(i).unwrap();
             assert!(

@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use topitop_rules::{play_unchecked, symmetry, Budget, Rules, Ruleset, StateIndex, Variant};
-use topitop_solved::reach;
+use games_topitop_rules::{play_unchecked, symmetry, Budget, Rules, Ruleset, StateIndex, Variant};
+use games_topitop_solved::reach;
 
 fn check(budget: &str, ruleset: Ruleset) {
     let budget: Budget = budget.parse().unwrap();
@@ -44,7 +44,7 @@ fn check(budget: &str, ruleset: Ruleset) {
     }
     assert_eq!(marked, reached.count());
     for never in ["2_---------", "1_--------R"] {
-        let p = topitop_rules::parse_position(never, budget).unwrap();
+        let p = games_topitop_rules::parse_position(never, budget).unwrap();
         assert!(!reached.contains(&index, p), "{never}");
     }
 }

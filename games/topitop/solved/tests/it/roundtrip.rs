@@ -2,8 +2,8 @@
 
 use crate::common;
 
-use topitop_rules::{symmetry, Value};
-use topitop_solved::Database;
+use games_topitop_rules::{symmetry, Value};
+use games_topitop_solved::Database;
 
 #[test]
 fn every_position_reads_back() {
@@ -94,7 +94,7 @@ fn positions_outside_the_budget_are_errors() {
     let sol = common::solved(0, "2/0/2/2", true);
     let dir = tempfile::tempdir().unwrap();
     let (_, db) = common::written(dir.path(), sol);
-    let pos = topitop_rules::parse_position_syntax("1_RR-------").unwrap();
+    let pos = games_topitop_rules::parse_position_syntax("1_RR-------").unwrap();
     let err = db.get(pos).unwrap_err().to_string();
     assert!(err.contains("not in this database"), "{err}");
 }

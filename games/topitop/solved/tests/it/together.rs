@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use topitop_rules::{Budget, Rules, Ruleset, Tier, Variant};
-use topitop_solved::{solve, solve_together, SolveOptions};
-use topitop_table::{Checkpoint, Record};
+use games_topitop_rules::{Budget, Rules, Ruleset, Tier, Variant};
+use games_topitop_solved::{solve, solve_together, SolveOptions};
+use games_topitop_table::{Checkpoint, Record};
 
 /// Every ruleset of the game on `budget`: the 8 v1 variants, then v0.
 fn every_ruleset(budget: Budget) -> Vec<Rules> {
@@ -43,7 +43,11 @@ impl Checkpoint for Memory {
     }
 }
 
-fn together(rules: &[Rules], options: SolveOptions, memories: &mut [Memory]) -> Vec<topitop_table::Solution> {
+fn together(
+    rules: &[Rules],
+    options: SolveOptions,
+    memories: &mut [Memory],
+) -> Vec<games_topitop_table::Solution> {
     let mut checkpoints: Vec<&mut dyn Checkpoint> =
         memories.iter_mut().map(|m| m as &mut dyn Checkpoint).collect();
     let mut progress = vec![0usize; rules.len()];
@@ -89,13 +93,13 @@ fn a_resumed_joint_solve_takes_finished_tiers_and_solves_the_rest() {
     let rules = every_ruleset(Budget::new(2, 1, 2, 1).unwrap());
     // Checkpoints of different depths: ruleset k keeps the first k · n / 9
     // tiers its own full solve wrote (in solving order).
-    let order = topitop_solved::solve_order(rules[0].budget());
+    let order = games_topitop_solved::solve_order(rules[0].budget());
     let mut memories: Vec<Memory> = rules
         .iter()
         .enumerate()
         .map(|(k, &r)| {
             let mut full = Memory::default();
-            topitop_solved::solve_resumable(r, options, &mut full, |_| {}).unwrap();
+            games_topitop_solved::solve_resumable(r, options, &mut full, |_| {}).unwrap();
             let keep = order.len() * k / rules.len();
             Memory {
                 tiers: order[..keep]
@@ -154,9 +158,9 @@ fn a_store_that_puts_saving_off_gets_every_tier_finished_before_its_last_save() 
         Ruleset::V1(Variant::new(0).unwrap()),
         Budget::new(2, 1, 2, 1).unwrap(),
     );
-    let levels = topitop_solved::solve_levels(rules.budget());
+    let levels = games_topitop_solved::solve_levels(rules.budget());
     let mut store = Sometimes::default();
-    let solved = topitop_solved::solve_resumable(rules, options, &mut store, |_| {}).unwrap();
+    let solved = games_topitop_solved::solve_resumable(rules, options, &mut store, |_| {}).unwrap();
     assert_eq!(store.asked.get(), levels.len(), "asked once per level");
     assert_eq!(store.saves, levels.len() / 3);
     let before_last_save: Vec<Tier> = levels[..levels.len() / 3 * 3].concat();
@@ -176,7 +180,7 @@ fn a_store_that_puts_saving_off_gets_every_tier_finished_before_its_last_save() 
         },
         ..Sometimes::default()
     };
-    let resumed = topitop_solved::solve_resumable(rules, options, &mut again, |_| {}).unwrap();
+    let resumed = games_topitop_solved::solve_resumable(rules, options, &mut again, |_| {}).unwrap();
     assert_eq!(again.kept.loaded, before_last_save.len());
     assert!(resumed.records() == solved.records());
 }

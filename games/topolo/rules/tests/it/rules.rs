@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use topitop_topolo::{Color, Move, Outcome, Position, Shape, Size, Topolo, Variant};
+use games_topolo::{Color, Move, Outcome, Position, Shape, Size, Topolo, Variant};
 
 fn game(rows: u8, cols: u8) -> Topolo {
     Topolo::new(Shape::new(rows, cols).unwrap(), Variant::Full)

@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
+use games_topolo::{Outcome, Position, Shape, Topolo, Variant};
 use topitop_game_api::{Record, Tiered, Value};
 use topitop_solver::loop_free::solve_loop_free;
-use topitop_topolo::{Outcome, Position, Shape, Topolo, Variant};
 
 /// The value and remoteness of `pos` by recursion over the rules alone.
 fn brute(g: &Topolo, pos: Position, memo: &mut HashMap<Position, (Value, u16)>) -> (Value, u16) {
@@ -82,7 +82,7 @@ fn the_tier_solver_agrees_with_plain_recursion_on_every_small_board() {
                 start.0.name(),
                 start.1
             );
-            assert_eq!(g.tier_of(&Position::EMPTY), topitop_topolo::layout::Tier::Start);
+            assert_eq!(g.tier_of(&Position::EMPTY), games_topolo::layout::Tier::Start);
         }
     }
 }

@@ -2,13 +2,13 @@
 //! index by index, and its counts against the index and the reference
 //! counts of positions.
 
+use games_topolo::layout::Layout;
+use games_topolo::{Shape, Topolo, Variant};
+use games_topolo_solved::plan::{KeepNothing, Plan};
+use games_topolo_solved::solve::{solve, trit_value};
 use topitop_db::packed::{digit, PER_BYTE};
 use topitop_game_api::{Game, Record, Tiered};
 use topitop_solver::loop_free::solve_loop_free;
-use topitop_topolo::layout::Layout;
-use topitop_topolo::{Shape, Topolo, Variant};
-use topitop_topolo_solved::plan::{KeepNothing, Plan};
-use topitop_topolo_solved::solve::{solve, trit_value};
 
 fn check(r: u8, c: u8, variant: Variant) -> u64 {
     let g = Topolo::new(Shape::new(r, c).unwrap(), variant);
@@ -80,7 +80,7 @@ fn the_check_finds_a_wrong_value_and_a_wrong_count() {
         topitop_db::packed::PackedDb::open(&path).unwrap()
     };
     let db = write(&solved.data, &solved.header);
-    let found = topitop_topolo_solved::verify::verify(&plan, &db, 5, &|_, _| {}).unwrap();
+    let found = games_topolo_solved::verify::verify(&plan, &db, 5, &|_, _| {}).unwrap();
     assert_eq!((found.violations, found.count_errors.len()), (0, 0), "{found:?}");
     assert_eq!(found.positions, 54_510);
     // One value changed (checksums made anew, so only the check can tell).
@@ -92,14 +92,14 @@ fn the_check_finds_a_wrong_value_and_a_wrong_count() {
         data[at] - 1
     };
     let db = write(&data, &solved.header);
-    let found = topitop_topolo_solved::verify::verify(&plan, &db, 5, &|_, _| {}).unwrap();
+    let found = games_topolo_solved::verify::verify(&plan, &db, 5, &|_, _| {}).unwrap();
     assert!(found.violations > 0, "{found:?}");
     assert!(!found.examples.is_empty());
     // A count changed in the header.
     let mut header = solved.header.clone();
     header.tiers[10].counts[0] += 1;
     let db = write(&solved.data, &header);
-    let found = topitop_topolo_solved::verify::verify(&plan, &db, 5, &|_, _| {}).unwrap();
+    let found = games_topolo_solved::verify::verify(&plan, &db, 5, &|_, _| {}).unwrap();
     assert_eq!(found.count_errors.len(), 1, "{found:?}");
     std::fs::remove_dir_all(&dir).ok();
 }

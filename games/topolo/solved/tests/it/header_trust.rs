@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
+use games_topolo::layout::Layout;
+use games_topolo::{Shape, Topolo, Variant};
+use games_topolo_solved::plan::{KeepNothing, Plan};
+use games_topolo_solved::solve::{solve, Solved};
 use topitop_db::packed::{digit, pack, write_packed, PackedHeader, PER_BYTE};
 use topitop_db::SolvedDb;
 use topitop_game_api::{Game, Record};
-use topitop_topolo::layout::Layout;
-use topitop_topolo::{Shape, Topolo, Variant};
-use topitop_topolo_solved::plan::{KeepNothing, Plan};
-use topitop_topolo_solved::solve::{solve, Solved};
 
 fn topolo(r: u8, c: u8, variant: Variant) -> Topolo {
     Topolo::new(Shape::new(r, c).unwrap(), variant)

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use topitop_topple::{Color, Direction, Move, Phase, Position, Topple};
+use games_topple::{Color, Direction, Move, Phase, Position, Topple};
 
 pub use topitop_game_api::rng::Rng;
 

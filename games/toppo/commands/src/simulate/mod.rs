@@ -11,13 +11,13 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use games_toppo::sim::{game_seed, play, Bot, Matching, Outcome, MAX_BOT_MS};
+use games_toppo::Rules;
 use rayon::prelude::*;
 use topitop_cli::output::Output;
 use topitop_cli::parquet::KeyValue;
 use topitop_cli::progress::CountBar;
 use topitop_cli::report::{Report, Series};
-use topitop_toppo::sim::{game_seed, play, Bot, Matching, Outcome, MAX_BOT_MS};
-use topitop_toppo::Rules;
 
 pub use rows::{Rows, COLUMNS};
 pub use tally::{PlayerSummary, Summary, Tally, MAX_LENGTH_BINS};

@@ -5,10 +5,10 @@
 
 use std::io::Write;
 
+use games_toppo::sim::{Bot, Outcome};
 use topitop_cli::parquet::{
     field, properties, schema, ChunkWriter, FileWriter, KeyValue, Kind, Values, ROW_GROUP_ROWS,
 };
-use topitop_toppo::sim::{Bot, Outcome};
 
 /// The columns of the rows: a row a game and player.
 pub const COLUMNS: [&str; 11] = [

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use games_toppo::sim::{Bot, Outcome};
 use serde::Serialize;
-use topitop_toppo::sim::{Bot, Outcome};
 
 /// The most bins of the histogram of game lengths: when one more would be
 /// needed, the bins are made twice as wide.

@@ -1,10 +1,10 @@
 //! The exact odds against a Monte Carlo estimate drawn with the engine's
 //! own deck, shuffle and checks.
 
+use games_toppo::check::{matches, tops, tops_as_dealt};
+use games_toppo::odds::{given, unconditional};
+use games_toppo::{parse_cards, Card, DeckSpec};
 use topitop_game_api::rng::Rng;
-use topitop_toppo::check::{matches, tops, tops_as_dealt};
-use topitop_toppo::odds::{given, unconditional};
-use topitop_toppo::{parse_cards, Card, DeckSpec};
 
 /// Draws `trials` displays (or uses `display`) and lines from a shuffled
 /// deck; the share that top, top as dealt and match.

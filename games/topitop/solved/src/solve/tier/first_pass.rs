@@ -5,10 +5,10 @@
 //! gets: every ruleset of the game (the v1 variants and v0) has the same
 //! moves, so one first pass serves all the rulesets solved together.
 
+use games_topitop_rules::group::{half_len, plausible_slides, slot_in_half};
+use games_topitop_rules::{play_unchecked, Board, Move, MoveList, Player, Position, Rules};
+use games_topitop_table::{GroupIndex, TierGroups};
 use rayon::prelude::*;
-use topitop_rules::group::{half_len, plausible_slides, slot_in_half};
-use topitop_rules::{play_unchecked, Board, Move, MoveList, Player, Position, Rules};
-use topitop_table::{GroupIndex, TierGroups};
 
 use super::parents::{Edge, Mode, PackedParentSet, ParentSet};
 
@@ -20,7 +20,7 @@ const CHUNK_GROUPS: u32 = 256;
 pub(super) struct SharedHalf {
     /// Local index of its first position (slot 0, nothing forbidden).
     pub(super) start: u32,
-    /// Its plausible forbidden slides (see [`topitop_rules::group`]).
+    /// Its plausible forbidden slides (see [`games_topitop_rules::group`]).
     pub(super) mask: u64,
     /// Its number of positions: one more than its plausible slides.
     pub(super) len: u8,

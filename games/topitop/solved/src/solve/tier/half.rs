@@ -2,8 +2,8 @@
 
 use std::num::NonZeroU16;
 
-use topitop_rules::{Rules, Value};
-use topitop_table::Record;
+use games_topitop_rules::{Rules, Value};
+use games_topitop_table::Record;
 
 use super::first_pass::SharedHalf;
 
@@ -11,7 +11,7 @@ use super::first_pass::SharedHalf;
 ///
 /// It holds 1 + the remoteness, so that `None` takes the niche of
 /// [`NonZeroU16`], the value 0; a remoteness is at most
-/// [`MAX_REMOTENESS`](topitop_table::MAX_REMOTENESS), far from `u16::MAX`.
+/// [`MAX_REMOTENESS`](games_topitop_table::MAX_REMOTENESS), far from `u16::MAX`.
 /// The stored value is also the remoteness a parent gets through such a
 /// child, which [`MaybeRemoteness::parent_remoteness`] reads for free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

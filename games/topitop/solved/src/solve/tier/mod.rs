@@ -14,9 +14,9 @@ mod half;
 mod parents;
 mod settle;
 
+use games_topitop_rules::Rules;
+use games_topitop_table::{GroupIndex, Record};
 use rayon::prelude::*;
-use topitop_rules::Rules;
-use topitop_table::{GroupIndex, Record};
 
 use first_pass::first_pass;
 use half::Half;

@@ -5,7 +5,7 @@
 //! parents — a half and a [`Mode`] — rather than one parent. A pass, the
 //! only move of one stuck position, names that position alone.
 
-use topitop_rules::group::slot_in_half;
+use games_topitop_rules::group::slot_in_half;
 
 /// Which positions of a half have a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +149,7 @@ impl ParentRows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use topitop_rules::group::half_len;
+    use games_topitop_rules::group::half_len;
 
     #[test]
     fn packing_round_trips() {

@@ -5,8 +5,8 @@
 //! to a win; a position is proposed to a frontier at the remoteness its
 //! value would have, and the first proposal taken, the smallest, settles it.
 
-use topitop_rules::Value;
-use topitop_table::Record;
+use games_topitop_rules::Value;
+use games_topitop_table::Record;
 
 use super::half::Half;
 use super::parents::{Mode, PackedParentSet, ParentRows, ParentSet};
@@ -47,7 +47,7 @@ impl<T: Copy> Frontier<T> {
 pub(super) struct Settle<'a> {
     halves: Vec<Half>,
     parents: &'a ParentRows,
-    /// What a side to move without a move gets (see [`topitop_rules::Rules::stuck_value`]).
+    /// What a side to move without a move gets (see [`games_topitop_rules::Rules::stuck_value`]).
     stuck_value: Option<Value>,
     /// Per position: in-tier moves not yet known to lead to a win.
     pending: Vec<u8>,

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use flate2::{Compression, GzBuilder};
+use games_topitop_table::Solution;
 use rayon::prelude::*;
-use topitop_table::Solution;
 
 use topitop_db::DbError;
 

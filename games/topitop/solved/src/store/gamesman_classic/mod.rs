@@ -26,7 +26,7 @@
 //! one member (decimal, `\n`-terminated), the empty member excepted;
 //! `--interact` finds a record by summing them.
 //!
-//! [`export`] writes such a folder from a [`Solution`](topitop_table::Solution):
+//! [`export`] writes such a folder from a [`Solution`](games_topitop_table::Solution):
 //! [`tier_stream`] computes every slot of a tier, [`encode_tier`] compresses
 //! it. At level 6 ([`ExportOptions::EXACT`]) and with zlib itself (flate2's
 //! `zlib` backend: the system's libz, or the copy libz-sys builds, whose

@@ -2,8 +2,8 @@
 //! 2 lose, 3 tie), bit 2 visited, bits 3–7 mex (both unused by its tier
 //! solver), bits 8–15 the remoteness; a draw is a tie at remoteness 255.
 
-use topitop_rules::Value;
-use topitop_table::Record;
+use games_topitop_rules::Value;
+use games_topitop_table::Record;
 
 /// GamesmanClassic's remoteness of a draw (`REMOTENESS_MAX`).
 const DRAW_REMOTENESS: u8 = 255;

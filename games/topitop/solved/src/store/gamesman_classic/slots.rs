@@ -23,12 +23,12 @@
 
 use std::sync::OnceLock;
 
-use topitop_rules::group::{group_len, half_len, plausible_slides, slot_in_half};
-use topitop_rules::symmetry::{self, Symmetry};
-use topitop_rules::{
+use games_topitop_rules::group::{group_len, half_len, plausible_slides, slot_in_half};
+use games_topitop_rules::symmetry::{self, Symmetry};
+use games_topitop_rules::{
     gchash, play_unchecked, Board, Budget, Cell, Player, Position, Rules, Ruleset, Slide, Tier, Value,
 };
-use topitop_table::{Record, Solution};
+use games_topitop_table::{Record, Solution};
 
 use super::{ExportError, GcRecord, FILE_VERSION, HEADER_BYTES};
 

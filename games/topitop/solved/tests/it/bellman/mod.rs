@@ -3,10 +3,10 @@
 //! conditions), apart from the solver's bookkeeping. `topitop verify`
 //! checks databases through the shared check.
 
+use games_topitop_rules::group::group;
+use games_topitop_rules::{play_unchecked, Move, MoveList, Position, Value};
+use games_topitop_table::{Record, Solution};
 use rayon::prelude::*;
-use topitop_rules::group::group;
-use topitop_rules::{play_unchecked, Move, MoveList, Position, Value};
-use topitop_table::{Record, Solution};
 
 /// One position whose record breaks its conditions.
 #[derive(Clone, Debug)]

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
-use topitop_rules::{Budget, Rules, Ruleset, Variant};
-use topitop_solved::{solve, SolveOptions};
-use topitop_solved::{write, Database, WriteOptions};
-use topitop_table::Solution;
+use games_topitop_rules::{Budget, Rules, Ruleset, Variant};
+use games_topitop_solved::{solve, SolveOptions};
+use games_topitop_solved::{write, Database, WriteOptions};
+use games_topitop_table::Solution;
 
 /// A solved reduced game, solved once for the whole test binary: a dozen
 /// tests read the same few solutions, and solving each again cost more
