@@ -31,29 +31,64 @@ const GAME_ID: &str = "game";
 /// The heading `--help` lists `--game` and the games' options under.
 const HEADING: &str = "Game options";
 
+/// The games' options given in `m`.
+fn given(m: &clap::ArgMatches) -> Options {
+    let mut options = Options::new();
+    for id in m.ids() {
+        let Some(name) = id.as_str().strip_prefix(OPTION_ID) else {
+            continue;
+        };
+        if m.value_source(id.as_str()) != Some(clap::parser::ValueSource::CommandLine) {
+            continue;
+        }
+        // A flag is given or not: its value is empty.
+        let value = m.try_get_one::<String>(id.as_str()).ok().flatten();
+        options = options.with(name, value.map_or("", String::as_str));
+    }
+    options
+}
+
 impl clap::FromArgMatches for GameArgs {
     fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let mut options = Options::new();
-        for id in m.ids() {
-            let Some(name) = id.as_str().strip_prefix(OPTION_ID) else {
-                continue;
-            };
-            if m.value_source(id.as_str()) != Some(clap::parser::ValueSource::CommandLine) {
-                continue;
-            }
-            // A flag is given or not: its value is empty.
-            let value = m.try_get_one::<String>(id.as_str()).ok().flatten();
-            options = options.with(name, value.map_or("", String::as_str));
-        }
         Ok(GameArgs {
             game: m.get_one::<String>(GAME_ID).cloned(),
-            options,
+            options: given(m),
         })
     }
 
     fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
         *self = Self::from_arg_matches(m)?;
         Ok(())
+    }
+}
+
+/// The options of a command of every game at once (`serve`): those the
+/// games declare for it by name, each the declaring game's. No `--game`.
+#[derive(Clone, Debug, Default)]
+pub struct AllGames {
+    /// The games' options that were given.
+    pub options: Options,
+}
+
+impl clap::FromArgMatches for AllGames {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Ok(AllGames { options: given(m) })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+/// Nothing of its own: the options come from the registry ([`offer`]).
+impl clap::Args for AllGames {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd
     }
 }
 
@@ -85,26 +120,34 @@ impl clap::Args for GameArgs {
 pub(crate) fn offer(cli: clap::Command, games: &[Box<dyn Commands>]) -> clap::Command {
     let names: Vec<&'static str> = games.iter().map(|g| g.name()).collect();
     cli.mut_subcommands(|sub| {
-        if !sub.get_arguments().any(|a| a.get_id() == GAME_ID) {
-            return sub;
-        }
+        // A command of one game takes `--game` and the options of each
+        // game; a command of every game at once (`serve`, through
+        // [`AllGames`]) only those the games declare for it by name.
+        let selects = sub.get_arguments().any(|a| a.get_id() == GAME_ID);
         let command = sub.get_name().to_string();
         // Each option once, with every game that declares it, in the
         // order the games declare them.
         let mut offered: Vec<(&str, Vec<(&str, GameOption)>)> = Vec::new();
         for g in games {
             for o in taken(g.as_ref(), &command) {
+                if !selects && !o.commands.contains(&command.as_str()) {
+                    continue;
+                }
                 match offered.iter_mut().find(|(name, _)| *name == o.name) {
                     Some((_, takers)) => takers.push((g.name(), o)),
                     None => offered.push((o.name, vec![(g.name(), o)])),
                 }
             }
         }
-        let mut sub = sub.mut_arg(GAME_ID, |a| {
-            a.help(game_help(&command, games))
-                .value_parser(clap::builder::PossibleValuesParser::new(names.clone()))
-                .hide_possible_values(true)
-        });
+        let mut sub = if selects {
+            sub.mut_arg(GAME_ID, |a| {
+                a.help(game_help(&command, games))
+                    .value_parser(clap::builder::PossibleValuesParser::new(names.clone()))
+                    .hide_possible_values(true)
+            })
+        } else {
+            sub
+        };
         for (name, takers) in offered {
             assert!(
                 !sub.get_arguments().any(|a| a.get_long() == Some(name)),

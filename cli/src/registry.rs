@@ -114,11 +114,15 @@ pub type Shelved = Arc<dyn topitop_serve::catalog::Shelf>;
 /// [`Registered::NAME`]: the game is written wrong, and its files and
 /// addresses would carry one name and the command line another.
 pub fn tiered<G: Registered + 'static>() -> TieredCommands<G> {
-    if let Ok(default) = G::from_options(&topitop_game_api::Options::new()) {
-        assert_eq!(default.name(), G::NAME, "Game::name and Registered::NAME differ");
+    let default = G::from_options(&topitop_game_api::Options::new()).ok();
+    if let Some(g) = &default {
+        assert_eq!(g.name(), G::NAME, "Game::name and Registered::NAME differ");
     }
     let mut options = G::OPTIONS.to_vec();
-    options.push(cmd::solve::NO_SYMMETRY);
+    // The generic solver's flag, for a game with symmetries to leave out.
+    if default.is_some_and(|g| g.has_symmetries()) {
+        options.push(cmd::solve::NO_SYMMETRY);
+    }
     TieredCommands {
         options,
         solve: None,

@@ -183,8 +183,22 @@ pub fn unseal<'a>(file: &'a [u8], e: &Envelope) -> Result<Unsealed<'a>, DbError>
     if file.len() < end + 8 {
         return Err(truncated("the header", end as u64 + 8));
     }
-    let stored = Fields::new(&file[end..]).u64()?;
-    let computed = checksum(&file[..end]);
+    checksummed(file, end)?;
+    Ok(Unsealed {
+        version,
+        fields: Fields::new(&file[14..end]),
+        end: end as u64 + 8,
+    })
+}
+
+/// Checks the XXH3-64 stored right after the header's first `end` bytes
+/// against them.
+///
+/// # Errors
+/// Too few bytes, or a checksum that differs.
+pub fn checksummed(file: &[u8], end: usize) -> Result<(), DbError> {
+    let stored = Fields::new(file.get(end..).unwrap_or_default()).u64()?;
+    let computed = checksum(file.get(..end).unwrap_or_default());
     if stored != computed {
         return Err(DbError::Checksum {
             what: "header".into(),
@@ -192,11 +206,7 @@ pub fn unseal<'a>(file: &'a [u8], e: &Envelope) -> Result<Unsealed<'a>, DbError>
             computed,
         });
     }
-    Ok(Unsealed {
-        version,
-        fields: Fields::new(&file[14..end]),
-        end: end as u64 + 8,
-    })
+    Ok(())
 }
 
 /// A cursor over a header's fields: each read takes the next bytes, or

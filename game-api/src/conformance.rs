@@ -14,7 +14,8 @@
 //! * `turn`: [`Game::player_to_move`] is 0 or 1;
 //! * `symmetry`: the canonical position is canonical itself, is among
 //!   the position's images, which hold the position, each once, and all
-//!   share its canonical form and primitive value;
+//!   share its canonical form and primitive value; a game that declares
+//!   no symmetries ([`Game::has_symmetries`]) has each position alone;
 //! * `tier`: a position's tier is one of [`Tiered::tiers`], and a move
 //!   leads to one of its tier's child tiers (or stays, in a loopy tier);
 //! * `rank`: a position's index is inside its tier and unranks to it (or,
@@ -251,6 +252,13 @@ fn check_symmetry<G: Game>(
 ) {
     let canonical = game.canonical(pos);
     let images = game.images(pos);
+    if !game.has_symmetries() {
+        let alone = canonical == *pos && images == [*pos];
+        report.record("symmetry", alone, || {
+            format!("{text}: the game declares no symmetries, yet the position has other images or another canonical form")
+        });
+        return;
+    }
     let distinct: std::collections::HashSet<_> = images.iter().collect();
     let show = |p: &G::Position| game.format_position(p);
     let problem = if game.canonical(&canonical) != canonical {

@@ -309,6 +309,15 @@ pub trait Game: Send + Sync {
         BoardArt::default()
     }
 
+    /// Optional: true when the game has symmetries, declared by
+    /// [`images`](Game::images) and [`canonical`](Game::canonical): a
+    /// solve then keeps one position a class, and `solve --no-symmetry`
+    /// is offered. By default none, a valid answer: every position is a
+    /// class of its own, and nothing is said of classes.
+    fn has_symmetries(&self) -> bool {
+        false
+    }
+
     /// Optional: every position of `pos`'s symmetry class, `pos` among
     /// them, each once; by default `pos` alone (no symmetries).
     fn images(&self, pos: &Self::Position) -> Vec<Self::Position> {

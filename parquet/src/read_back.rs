@@ -137,6 +137,8 @@ fn page_encodings(group: &dyn RowGroupReader, c: usize) -> (bool, Vec<Encoding>)
 
 #[test]
 fn every_row_and_what_the_footer_says() {
+    // Over 100 lines on purpose: one file written, then every part of it read
+    // back with another reader.
     let groups = [0..50_000, 50_000..50_003, 50_003..90_000];
     let metadata = vec![KeyValue::new("app.key".into(), "välue".into())];
     let mut file = FileWriter::new(table(), Properties::new(metadata).delta_strings("word")).unwrap();

@@ -2,7 +2,9 @@
 //! compared, or a database against an upstream program's files. A game
 //! behind the game interface compares two files position by position
 //! ([`generic`]); a game may bring its own (see
-//! [`Commands::crosscheck`](crate::registry::Commands::crosscheck)).
+//! [`Commands::crosscheck`](crate::registry::Commands::crosscheck)), with
+//! options it declares for `crosscheck` (Topitop's `--gamesman-classic`
+//! and `--report`), refused for the other games while parsing.
 
 use std::path::PathBuf;
 
@@ -14,11 +16,6 @@ pub struct Args {
     /// Two database files to compare (A B).
     #[arg(value_name = "DB", num_args = 0..=2)]
     pub files: Vec<PathBuf>,
-    /// Compare our database (--db, or the rules options) with the
-    /// GamesmanClassic tier files in DIR (its data directory or one
-    /// `mtopitop_<option>_tierdb` folder).
-    #[arg(long, value_name = "DIR")]
-    pub gamesman_classic: Option<PathBuf>,
     /// Where the database is.
     #[command(flatten)]
     pub db: DbArgs,
@@ -31,9 +28,6 @@ pub struct Args {
     /// A B: list every tier with differences (default: the 15 with most).
     #[arg(long)]
     pub all_tiers: bool,
-    /// A B: also write a self-contained HTML report (tables and charts).
-    #[arg(long, value_name = "FILE.html")]
-    pub report: Option<PathBuf>,
     /// Print JSON (A B: the schema in tools/crosscheck.schema.json).
     #[arg(long)]
     pub json: bool,

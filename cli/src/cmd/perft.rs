@@ -110,7 +110,7 @@ pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
     if args.json {
         return write_json(&mut out, &game, &rows);
     }
-    if dropped.is_none() {
+    if dropped.is_none() && game.has_symmetries() {
         let classes: HashSet<G::Position> = level.keys().map(|p| game.canonical(p)).collect();
         writeln!(
             out,

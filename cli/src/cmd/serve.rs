@@ -332,9 +332,9 @@ pub struct Args {
     /// Address to listen on (port 0: any free port, printed at startup).
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     pub bind: SocketAddr,
-    /// Piece budget of the databases to serve (small budgets for tests).
-    #[arg(long, default_value = "2/2/4/4", value_name = "B/R/S/L")]
-    pub budget: String,
+    /// The games' own options for `serve` (Topitop's `--budget`).
+    #[command(flatten)]
+    pub games: crate::options::AllGames,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

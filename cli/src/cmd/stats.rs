@@ -44,8 +44,9 @@ pub struct Report<E: Serialize = ()> {
     pub indices: u64,
     /// Positions play reaches from the start.
     pub positions: u64,
-    /// Their symmetry classes.
-    pub classes: u64,
+    /// Their symmetry classes; none for a game without symmetries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<u64>,
     /// The game's own figures.
     #[serde(flatten)]
     pub extra: E,
@@ -147,7 +148,7 @@ pub fn run<G: Game, X: Extras<G>>(
         largest_remoteness: counted.largest_remoteness,
         indices: facts.tiers.iter().map(|t| t.size).sum(),
         positions: counted.positions,
-        classes: counted.classes,
+        classes: game.has_symmetries().then_some(counted.classes),
         extra: own,
     };
     if let Some(out) = page_out {
@@ -306,10 +307,13 @@ fn print<E: Serialize>(r: &Report<E>, json: bool, lines: &[String]) -> anyhow::R
             r.win, r.lose, r.tie, r.draw
         ),
         format!("largest remoteness   {}", r.largest_remoteness),
-        format!(
-            "reachable positions  {} ({} symmetry classes)",
-            r.positions, r.classes
-        ),
+        match r.classes {
+            Some(classes) => format!(
+                "reachable positions  {} ({classes} symmetry classes)",
+                r.positions
+            ),
+            None => format!("reachable positions  {}", r.positions),
+        },
     ];
     for l in common.iter().chain(lines) {
         writeln!(out, "{l}")?;
@@ -352,7 +356,6 @@ fn page<G: Game, X: Extras<G>>(
         row("indices", grouped(r.indices), "positions the index numbers"),
         row("tiers", grouped(tiers), ""),
         row("positions play reaches", grouped(r.positions), "from the start"),
-        row("their symmetry classes", grouped(r.classes), ""),
         row("solved positions", grouped(r.win + r.lose + r.tie + r.draw), each),
         row("win", grouped(r.win), ""),
         row("lose", grouped(r.lose), ""),
@@ -361,6 +364,9 @@ fn page<G: Game, X: Extras<G>>(
         row("largest remoteness", r.largest_remoteness.to_string(), ""),
         row(&format!("start {}", r.start.position), r.start.result.clone(), ""),
     ];
+    if let Some(classes) = r.classes {
+        rows.insert(4, row("their symmetry classes", grouped(classes), ""));
+    }
     rows.extend(extras.rows(&r.extra));
     page.table("Totals", &["figure", "number", "note"], &rows);
     page.values_and_remoteness(&c.by_remoteness);

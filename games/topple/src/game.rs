@@ -158,6 +158,10 @@ impl Game for Topple {
     /// The board's symmetries ([`crate::symmetry`]) and the reserve
     /// symmetry of [`crate::tier`]: reserves at least the supply left play
     /// alike.
+    fn has_symmetries(&self) -> bool {
+        true
+    }
+
     fn images(&self, pos: &Position) -> Vec<Position> {
         Topple::images(self, pos)
     }

@@ -156,6 +156,8 @@ fn solve_resumes_after_sigkill_with_identical_result() {
 
 #[test]
 fn solve_all_writes_the_nine_databases_single_solves_write_and_resumes() {
+    // Over 100 lines on purpose: one solve of the nine databases, then each
+    // claim about them checked; the solve is the cost.
     let dir = temp_dir("solve-all");
     let (all, single, killed) = (dir.join("all"), dir.join("single"), dir.join("killed"));
     let budget = ["--budget", "2/2/2/2"];

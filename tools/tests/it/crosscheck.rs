@@ -92,6 +92,8 @@ fn query(db: &str, pos: &str) -> Json {
 
 #[test]
 fn misere_against_normal_play_is_explained() {
+    // Over 100 lines on purpose: two solves compared once, then every part of
+    // the comparison checked against them; the solves are the cost.
     let dir = temp_dir("crosscheck-explains");
     let a = solve(&dir, &["--variant", "0"], "topitop_v1_0_1-2-2-2.db");
     let b = solve(&dir, &["--variant", "4"], "topitop_v1_4_1-2-2-2.db");

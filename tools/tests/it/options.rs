@@ -115,6 +115,18 @@ fn an_option_the_game_lacks_is_refused_before_anything_runs() {
             "--exact, --tier are not options of topple",
             "topple's options in `export` are --board <RxC>, --variant <sN>",
         ),
+        // Topitop's crosscheck options, refused for another game's files
+        // while parsing, not after opening them.
+        (
+            vec!["crosscheck", "--game", "topolo", "--report", out, "a.db", "b.db"],
+            "--report is not an option of topolo",
+            "topolo's options in `crosscheck` are --board <RxC>, --variant <full|size-only>",
+        ),
+        (
+            vec!["crosscheck", "--game", "topple", "--gamesman-classic", out],
+            "--gamesman-classic is not an option of topple",
+            "topple's options in `crosscheck` are --board <RxC>, --variant <sN>",
+        ),
     ] {
         let o = topitop(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -123,6 +135,14 @@ fn an_option_the_game_lacks_is_refused_before_anything_runs() {
         assert!(err.contains("Usage: topitop "), "a usage error, as clap's: {err}");
     }
     assert!(!dir.join("never").exists(), "no command ran");
+    // `serve`, of every game at once, offers the options a game declares
+    // for it, said as that game's; no game's others, and no --game.
+    let help = stdout(&topitop(&["serve", "--help"]));
+    assert!(
+        help.contains("--budget <B/R/S/L>  topitop: the piece budget of the databases to serve"),
+        "{help}"
+    );
+    assert!(!help.contains("--board") && !help.contains("--game"), "{help}");
     // Values stay the game's to judge.
     let o = topitop(&["perft", "1", "--game", "topple", "--variant", "s1"]);
     assert_eq!(o.status.code(), Some(2));

@@ -14,12 +14,15 @@ use support::webdriver::Browser;
 
 #[test]
 fn a_person_plays_and_studies_both_games_in_the_browser() {
+    // Over 100 lines on purpose: one browser session, each step starting where
+    // the last left the page; split, each part would replay the steps before
+    // it.
     let Some(driver) = driver() else { return };
     let dir = temp_dir("page");
     let d = dir.to_str().unwrap();
-    let games_topitop_rules = ["--budget", "2/1/2/2"];
+    let topitop_rules = ["--budget", "2/1/2/2"];
     let topolo = ["--game", "topolo", "--board", "3x3"];
-    ok(&[&["solve", "--out", d][..], &games_topitop_rules].concat());
+    ok(&[&["solve", "--out", d][..], &topitop_rules].concat());
     ok(&[&["solve", "--out", d][..], &topolo].concat());
     let server = Server::start(&dir, "page", &["--budget", "2/1/2/2"]);
     let first = get(server.addr, "/topitop/regular/").json();
@@ -28,7 +31,7 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     let browser = Browser::start(&driver, &dir);
     browser.open(&format!("http://{}/ui/", server.addr));
     // It opens on the first variant served: standard Topitop.
-    let q = query(d, &games_topitop_rules, &start);
+    let q = query(d, &topitop_rules, &start);
     shows(&browser, &start, &q);
     let status = browser.eval("return document.getElementById('status').textContent");
     assert!(status.as_str().unwrap().starts_with("Blue to move."), "{status}");
@@ -40,7 +43,7 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
         mv["move"].as_str().unwrap()
     ));
     let child = mv["position"].as_str().unwrap();
-    shows(&browser, child, &query(d, &games_topitop_rules, child));
+    shows(&browser, child, &query(d, &topitop_rules, child));
 
     // The address follows the game, so a reload comes back to it.
     let address = browser.eval("return new URL(location.href).searchParams.get('p')");
@@ -54,7 +57,7 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     browser.click("#undo");
     shows(&browser, &start, &q);
     browser.click("#redo");
-    shows(&browser, child, &query(d, &games_topitop_rules, child));
+    shows(&browser, child, &query(d, &topitop_rules, child));
 
     // A position the server refuses leaves the game as it was: the board,
     // undo, the text typed, and the reason on screen.
@@ -78,21 +81,17 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
         "http://{}/ui/?game=topitop&variant=regular&p={child}",
         server.addr
     ));
-    shows(&browser, child, &query(d, &games_topitop_rules, child));
+    shows(&browser, child, &query(d, &topitop_rules, child));
 
     // A position typed into the box.
     let typed = q["moves"][0]["position"].as_str().unwrap();
     browser.type_into("#position", typed);
     browser.click("#position-form button[type=submit]");
-    shows(&browser, typed, &query(d, &games_topitop_rules, typed));
+    shows(&browser, typed, &query(d, &topitop_rules, typed));
     // One that no game comes to is shown, and said to be so.
     browser.type_into("#position", "2_---------");
     browser.click("#position-form button[type=submit]");
-    shows(
-        &browser,
-        "2_---------",
-        &query(d, &games_topitop_rules, "2_---------"),
-    );
+    shows(&browser, "2_---------", &query(d, &topitop_rules, "2_---------"));
     let status = browser.eval("return document.getElementById('status').textContent");
     assert!(
         status
@@ -301,6 +300,8 @@ fn plain(text: &str) -> String {
 
 #[test]
 fn a_researcher_studies_a_game_in_the_browser() {
+    // Over 100 lines on purpose: one browser session, each step starting where
+    // the last left the page.
     let Some(driver) = driver() else { return };
     let dir = temp_dir("study");
     let d = dir.to_str().unwrap();
@@ -483,6 +484,8 @@ const PIECE_BOXES: &str = "const svg = document.getElementById('board'); const m
 
 #[test]
 fn the_board_draws_every_piece_in_its_cell_and_clicks_what_it_shows() {
+    // Over 100 lines on purpose: one browser session over one solve, a position
+    // after another.
     let Some(driver) = driver() else { return };
     let dir = temp_dir("board");
     let d = dir.to_str().unwrap();

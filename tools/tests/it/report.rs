@@ -86,6 +86,8 @@ print(json.dumps(out))
 
 #[test]
 fn stats_report_is_well_formed_self_contained_and_complete() {
+    // Over 100 lines on purpose: one report made, then every section of it
+    // checked.
     let (db, html_path) = report();
     let html = std::fs::read_to_string(html_path).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>\n"), "{}", &html[..80]);

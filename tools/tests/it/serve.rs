@@ -76,6 +76,8 @@ fn assert_cors(r: &support::http::Response) {
 
 #[test]
 fn fixed_routes_answer_gamesman_unis_objects() {
+    // Over 100 lines on purpose: every fixed route asked of one server, a case
+    // after another.
     let dir = shared();
     let server = start(dir, "fixed", &[]);
     let a = server.addr;
@@ -441,6 +443,8 @@ fn a_v0_game_ended_without_a_move_is_served_as_a_tie() {
 
 #[test]
 fn every_bad_request_gets_an_error_object() {
+    // Over 100 lines on purpose: a table of bad requests, each with the answer
+    // it must get from one server.
     let server = start(shared(), "errors", &[]);
     let a = server.addr;
     let long = format!("/topitop/regular/positions/?p={}", "-".repeat(3000));

@@ -275,6 +275,8 @@ fn exports_and_play_work_on_topolo() {
 
 #[test]
 fn topolo_is_served_with_its_board_and_answers_as_query_does() {
+    // Over 100 lines on purpose: one server over one solve, every answer
+    // checked against query.
     use support::http::get;
     use support::server::Server;
     let dir = temp_dir("topolo-serve");

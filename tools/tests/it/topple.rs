@@ -18,6 +18,8 @@ const START: &str = ".../.../... r s5 r8 b8";
 
 #[test]
 fn a_small_board_solves_and_every_tool_reads_it() {
+    // Over 100 lines on purpose: one database made, then every tool that reads
+    // it checked on it.
     let dir = temp_dir("topple-3x3");
     let d = dir.to_str().unwrap();
     let g = ["--game", "topple", "--board", "3x3", "--variant", "s5"];

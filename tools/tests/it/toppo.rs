@@ -128,6 +128,8 @@ fn new_game(browser: &Browser, server: &Server, seed: u64, bots: usize, speed: &
 #[test]
 #[ignore = "long tier: a minute or more; .ci/long runs it (cargo test -- --ignored)"]
 fn a_person_plays_a_whole_game_against_a_bot_in_the_browser() {
+    // Over 100 lines on purpose: one whole game in the browser, a move after
+    // another.
     let Some(driver) = driver() else { return };
     let dir = temp_dir("toppo-page");
     let server = Server::start(&dir, "toppo", &[]);

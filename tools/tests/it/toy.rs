@@ -30,7 +30,19 @@ fn tic_tac_toe_goes_through_every_command() {
     let v = ok(&[&["verify", "--dir", d][..], &g].concat());
     assert!(v.contains(": 0 violations"), "{v}");
     let stats = ok(&[&["stats", "--dir", d][..], &g].concat());
-    assert!(stats.contains("reachable positions  5478 "), "{stats}");
+    assert!(stats.lines().any(|l| l == "reachable positions  5478"), "{stats}");
+    // A game that declares no symmetries hears nothing of classes, and is
+    // not offered a flag to leave them out.
+    assert!(
+        !stats.contains("symmetry") && !solved.contains("symmetry class"),
+        "{stats}{solved}"
+    );
+    let o = topitop(&[&["solve", "--no-symmetry", "--out", d][..], &g].concat());
+    assert!(
+        stderr(&o).contains("--no-symmetry is not an option of tictactoe"),
+        "{}",
+        stderr(&o)
+    );
     // X to win at once: the winning cell comes first.
     let q = ok(&[&["query", "xx-/oo-/---", "--json", "--dir", d][..], &g].concat());
     let mut q: serde_json::Value = serde_json::from_str(&q).unwrap();

@@ -70,11 +70,6 @@ pub struct Report {
 /// of this game's variant, a damaged block; and, once both passes are
 /// printed, any difference ([`Differ`]: exit status 1).
 pub fn run<G: Tiered>(game: &G, args: Args) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        args.gamesman_classic.is_none() && args.report.is_none(),
-        "--gamesman-classic and --report are Topitop's; crosscheck --game {} compares two database files A B",
-        game.name()
-    );
     let [a, b] = match args.files.as_slice() {
         [a, b] => [a.clone(), b.clone()],
         _ => anyhow::bail!(

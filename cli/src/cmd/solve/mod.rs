@@ -611,9 +611,11 @@ impl<G: Tiered> TierSolver<G> {
             game.name(),
             game.variant()
         );
+        // A game without symmetries has nothing to leave out.
+        let symmetric = game.has_symmetries() && !args.rules.options.has(NO_SYMMETRY.name);
         Ok(TierSolver {
             game,
-            symmetric: !args.rules.options.has(NO_SYMMETRY.name),
+            symmetric,
             spills: Instant::now()
                 .checked_add(Duration::from_secs(args.checkpoint_after))
                 .is_some(),

@@ -12,12 +12,18 @@ const RULES: &str = "rules";
 const VARIANT: &str = "variant";
 /// `--budget`.
 const BUDGET: &str = "budget";
+/// The pieces of the real game, `--budget`'s default.
+const STANDARD_BUDGET: &str = "2/2/4/4";
 /// `solve --all`.
 pub const ALL: &str = "all";
 /// `export --tier`.
 pub const TIER: &str = "tier";
 /// `export --exact`.
 const EXACT: &str = "exact";
+/// `crosscheck --gamesman-classic DIR`.
+const GAMESMAN_CLASSIC: &str = "gamesman-classic";
+/// `crosscheck A B --report FILE.html`.
+const REPORT: &str = "report";
 
 /// Every option Topitop takes, for the command line's help and checks.
 pub fn declared() -> Vec<GameOption> {
@@ -39,7 +45,7 @@ pub fn declared() -> Vec<GameOption> {
             BUDGET,
             "B/R/S/L",
             "the pieces: blue buckets/red buckets/smalls/larges",
-            Some("2/2/4/4"),
+            Some(STANDARD_BUDGET),
         ),
         GameOption::flag(
             ALL,
@@ -56,7 +62,47 @@ pub fn declared() -> Vec<GameOption> {
              the same uncompressed files)",
             &["export"],
         ),
+        GameOption::value(
+            BUDGET,
+            "B/R/S/L",
+            "the piece budget of the databases to serve (small budgets for tests)",
+            Some(STANDARD_BUDGET),
+        )
+        .only(&["serve"]),
+        GameOption::value(
+            GAMESMAN_CLASSIC,
+            "DIR",
+            "compare our database (--db, or the rules options) with the GamesmanClassic tier \
+             files in DIR (its data directory or one `mtopitop_<option>_tierdb` folder)",
+            None,
+        )
+        .only(&["crosscheck"]),
+        GameOption::value(
+            REPORT,
+            "FILE.html",
+            "A B: also write a self-contained HTML report (tables and charts)",
+            None,
+        )
+        .only(&["crosscheck"]),
     ]
+}
+
+/// `serve --budget`: the budget of the databases served.
+///
+/// # Errors
+/// A malformed budget.
+pub fn served_budget(args: &topitop_cli::options::AllGames) -> anyhow::Result<Budget> {
+    Ok(args.options.get(BUDGET).unwrap_or(STANDARD_BUDGET).parse()?)
+}
+
+/// `crosscheck --gamesman-classic DIR`, if given.
+pub fn gamesman_classic(args: &GameArgs) -> Option<std::path::PathBuf> {
+    args.options.get(GAMESMAN_CLASSIC).map(Into::into)
+}
+
+/// `crosscheck --report FILE.html`, if given.
+pub fn report(args: &GameArgs) -> Option<std::path::PathBuf> {
+    args.options.get(REPORT).map(Into::into)
 }
 
 /// `export --tier N`, if given.
@@ -123,7 +169,7 @@ impl RulesOptions for GameArgs {
     }
 
     fn budget(&self) -> anyhow::Result<Budget> {
-        Ok(self.options.get(BUDGET).unwrap_or("2/2/4/4").parse()?)
+        Ok(self.options.get(BUDGET).unwrap_or(STANDARD_BUDGET).parse()?)
     }
 
     fn check_against(&self, db: &games_topitop_solved::Database) -> anyhow::Result<()> {

@@ -14,6 +14,6 @@ use topitop_cli::registry::Shelved;
 /// A malformed `--budget`.
 pub fn shelf(args: &Args) -> anyhow::Result<Shelved> {
     Ok(Arc::new(Files {
-        budget: args.budget.parse()?,
+        budget: crate::options::served_budget(&args.games)?,
     }))
 }

@@ -56,6 +56,10 @@ impl Game for Rules {
         pos.validate(self.budget()).map_err(|e| e.to_string())
     }
 
+    fn has_symmetries(&self) -> bool {
+        true
+    }
+
     fn images(&self, pos: &Position) -> Vec<Position> {
         crate::symmetry::images_of(*pos)
     }

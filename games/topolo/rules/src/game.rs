@@ -127,6 +127,10 @@ impl Game for Topolo {
         })
     }
 
+    fn has_symmetries(&self) -> bool {
+        true
+    }
+
     fn images(&self, pos: &Position) -> Vec<Position> {
         let mut all = Topolo::images(self, pos).to_vec();
         all.sort_unstable();

@@ -16,19 +16,22 @@ use topitop_cli::output::Output;
 
 /// Runs `crosscheck`: [`Differ`] (exit 1) when anything differs.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    match (&args.gamesman_classic, args.files.as_slice()) {
+    let report = crate::options::report(&args.db.rules);
+    match (
+        crate::options::gamesman_classic(&args.db.rules),
+        args.files.as_slice(),
+    ) {
         (Some(dir), []) => {
             anyhow::ensure!(
-                args.report.is_none() && !args.all_tiers,
+                report.is_none() && !args.all_tiers,
                 "--report and --all-tiers apply to crosscheck A B"
             );
             let db = args.db.open()?;
-            gamesman_classic::run(&db, dir, args.examples.unwrap_or(10), args.json)
+            gamesman_classic::run(&db, &dir, args.examples.unwrap_or(10), args.json)
         }
         (None, [a, b]) => {
             // The report's file is opened first: a bad path fails before the work.
-            let report = args
-                .report
+            let report = report
                 .as_deref()
                 .map(|p| Output::open(Some(p), &[a.as_path(), b.as_path()]))
                 .transpose()?;

@@ -3,7 +3,7 @@
 use games_topitop_rules::{Budget, Rules, Ruleset, Value, Variant};
 
 pub use topitop_db::blocks::{checksum, BlockEntry, ENTRY_LEN};
-use topitop_db::header::{Fields, HeaderWriter};
+use topitop_db::header::{checksummed, Fields, HeaderWriter};
 use topitop_db::DbError;
 
 /// The magic number that opens every database file.
@@ -144,15 +144,7 @@ impl Header {
             ));
         }
         need("the header", body_len + 8)?;
-        let stored = Fields::new(&file[body_len..]).u64()?;
-        let computed = checksum(&file[..body_len]);
-        if stored != computed {
-            return Err(DbError::Checksum {
-                what: "header".into(),
-                stored,
-                computed,
-            });
-        }
+        checksummed(file, body_len)?;
         let bad = |detail: String| DbError::corrupt("header", detail);
         let variant = Variant::new(i64::from(variant)).map_err(|e| bad(e.to_string()))?;
         let ruleset = match ruleset {
