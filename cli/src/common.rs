@@ -117,11 +117,11 @@ pub fn board_text(drawing: &str) -> std::borrow::Cow<'_, str> {
 /// command line adds, when the game was the default one, that another
 /// game's positions need `--game`.
 #[derive(Debug)]
-pub struct BadPosition(pub String);
+pub struct BadPosition(pub topitop_game_api::GameError);
 
 impl std::fmt::Display for BadPosition {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        self.0.fmt(f)
     }
 }
 
@@ -129,8 +129,8 @@ impl std::error::Error for BadPosition {}
 
 /// `why` a position string was not read, as the [`BadPosition`] error
 /// every command's parse gives (`map_err(bad_position)`).
-pub fn bad_position(why: impl std::fmt::Display) -> anyhow::Error {
-    anyhow::Error::new(BadPosition(why.to_string()))
+pub fn bad_position(why: topitop_game_api::GameError) -> anyhow::Error {
+    anyhow::Error::new(BadPosition(why))
 }
 
 /// True when `e` is a write to a closed pipe (e.g. `topitop ... | head`),

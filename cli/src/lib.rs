@@ -230,7 +230,12 @@ pub fn main(games: Games) -> ExitCode {
         Err(e) if e.downcast_ref::<common::Differ>().is_some() => ExitCode::from(1),
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "topitop: error: {}", common::error_text(&e));
-            if defaulted && e.downcast_ref::<common::BadPosition>().is_some() {
+            // Only text the default game cannot read at all may be another
+            // game's: a position it reads but finds unreachable is its own.
+            let unread = e
+                .downcast_ref::<common::BadPosition>()
+                .is_some_and(|b| b.0.kind() == topitop_game_api::ErrorKind::Notation);
+            if defaulted && unread {
                 let names = games.names();
                 let _ = writeln!(
                     std::io::stderr(),

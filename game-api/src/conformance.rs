@@ -386,7 +386,7 @@ fn sample_tier<G: Tiered>(game: &G, tier: G::Tier, samples: u32, rng: &mut Rng, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Options, Value};
+    use crate::{GameError, Options, Value};
 
     /// Nim with one heap of up to 7 and moves of 1 or 2: right, or broken
     /// in one chosen way.
@@ -424,24 +424,25 @@ mod tests {
         fn primitive(&self, pos: &u8) -> Option<Value> {
             (*pos == 0).then_some(Value::Lose)
         }
-        fn check(&self, pos: &u8) -> Result<(), String> {
+        fn check(&self, pos: &u8) -> Result<(), GameError> {
             if *pos > 7 {
-                return Err("more than 7".into());
+                return Err(GameError::rules("more than 7"));
             }
             Ok(())
         }
-        fn parse_position(&self, text: &str) -> Result<u8, String> {
-            text.parse().map_err(|_| format!("{text:?} is no heap"))
+        fn parse_position(&self, text: &str) -> Result<u8, GameError> {
+            text.parse()
+                .map_err(|_| GameError::notation(format!("{text:?} is no heap")))
         }
         fn format_position(&self, pos: &u8) -> String {
             pos.to_string()
         }
-        fn parse_move(&self, _: &u8, text: &str) -> Result<u8, String> {
+        fn parse_move(&self, _: &u8, text: &str) -> Result<u8, GameError> {
             let m: u8 = text
                 .strip_prefix('-')
                 .unwrap_or("x")
                 .parse()
-                .map_err(|_| "no move".to_string())?;
+                .map_err(|_| GameError::notation("no move"))?;
             Ok(if self.flaw == Some("move-text") {
                 m.min(1)
             } else {

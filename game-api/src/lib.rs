@@ -18,11 +18,13 @@
 
 pub mod board;
 pub mod conformance;
+mod error;
 mod options;
 pub mod rank;
 mod record;
 pub mod rng;
 
+pub use error::{ErrorKind, GameError};
 pub use options::{GameOption, Options};
 pub use record::{Record, Value, MAX_REMOTENESS};
 
@@ -84,7 +86,7 @@ pub enum Reachability {
 ///
 /// ```
 /// use topitop_game_api::conformance::{check_registered, Settings};
-/// use topitop_game_api::{Game, Options, Registered, Tiered, Value};
+/// use topitop_game_api::{Game, GameError, Options, Registered, Tiered, Value};
 ///
 /// #[derive(Clone, Copy)]
 /// struct Heap;
@@ -98,18 +100,19 @@ pub enum Reachability {
 ///     fn moves(&self, pos: &u8) -> Vec<u8> { (1..=2).filter(|&k| k <= *pos).collect() }
 ///     fn play(&self, pos: &u8, mv: u8) -> u8 { pos - mv }
 ///     fn primitive(&self, pos: &u8) -> Option<Value> { (*pos == 0).then_some(Value::Lose) }
-///     fn check(&self, pos: &u8) -> Result<(), String> {
-///         if *pos <= 7 { Ok(()) } else { Err(format!("{pos} stones: the heap holds 7")) }
+///     fn check(&self, pos: &u8) -> Result<(), GameError> {
+///         if *pos <= 7 { Ok(()) } else { Err(GameError::rules(format!("{pos} stones: the heap holds 7"))) }
 ///     }
-///     fn parse_position(&self, text: &str) -> Result<u8, String> {
-///         let pos = text.parse().map_err(|_| format!("{text:?} is not a number of stones"))?;
+///     fn parse_position(&self, text: &str) -> Result<u8, GameError> {
+///         let pos = text.parse().map_err(|_| GameError::notation(format!("{text:?} is not a number of stones")))?;
 ///         self.check(&pos).map(|()| pos)
 ///     }
 ///     fn format_position(&self, pos: &u8) -> String { pos.to_string() }
-///     fn parse_move(&self, pos: &u8, text: &str) -> Result<u8, String> {
+///     fn parse_move(&self, pos: &u8, text: &str) -> Result<u8, GameError> {
 ///         match text.parse() {
 ///             Ok(k) if self.moves(pos).contains(&k) => Ok(k),
-///             _ => Err(format!("{text:?}: take 1 or 2, at most what is left")),
+///             Ok(_) => Err(GameError::rules(format!("{text}: take 1 or 2, at most what is left"))),
+///             Err(_) => Err(GameError::notation(format!("{text:?} is not a number of stones"))),
 ///         }
 ///     }
 ///     fn format_move(&self, mv: u8) -> String { mv.to_string() }
@@ -143,7 +146,7 @@ pub enum Reachability {
 /// assert!(game.parse_move(&1, "2").is_err());
 /// let report = check_registered(&game, Settings::default());
 /// assert!(report.passed(), "{report}");
-/// # Ok::<(), String>(())
+/// # Ok::<(), GameError>(())
 /// ```
 pub trait Game: Send + Sync {
     /// A position: the game's own type.
@@ -177,14 +180,15 @@ pub trait Game: Send + Sync {
     /// value.
     ///
     /// # Errors
-    /// The rule it breaks, in words.
-    fn check(&self, pos: &Self::Position) -> Result<(), String>;
+    /// The rule it breaks ([`ErrorKind::Rules`]), in words.
+    fn check(&self, pos: &Self::Position) -> Result<(), GameError>;
 
     /// The position a string names, checked with [`Game::check`].
     ///
     /// # Errors
-    /// A malformed or unreachable string, with the reason.
-    fn parse_position(&self, text: &str) -> Result<Self::Position, String>;
+    /// A malformed string ([`ErrorKind::Notation`]) or a position play
+    /// does not reach ([`ErrorKind::Rules`]), with the reason.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, GameError>;
 
     /// The string of `pos`.
     fn format_position(&self, pos: &Self::Position) -> String;
@@ -192,8 +196,9 @@ pub trait Game: Send + Sync {
     /// The move a string names in `pos`, checked to be legal there.
     ///
     /// # Errors
-    /// A malformed or illegal move, with the reason.
-    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, String>;
+    /// A malformed move ([`ErrorKind::Notation`]) or one not legal in
+    /// `pos` ([`ErrorKind::Rules`]), with the reason.
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, GameError>;
 
     /// The string of `mv`.
     fn format_move(&self, mv: Self::Move) -> String;

@@ -188,7 +188,10 @@ impl<G: Tiered> ServedVariant for TieredVariant<G> {
     }
 
     fn position_until(&self, p: &str, stop: &AtomicBool) -> Result<PositionResponse, PositionError> {
-        let pos = self.game.parse_position(p).map_err(PositionError::Invalid)?;
+        let pos = self
+            .game
+            .parse_position(p)
+            .map_err(|e| PositionError::Invalid(e.to_string()))?;
         match &self.answers {
             Answers::Db(db) => {
                 respond_game(&self.game, db, &pos).map_err(|e| PositionError::from_db(e, p, &self.name))

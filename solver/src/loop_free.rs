@@ -323,7 +323,7 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 /// loses (the game of `topitop_game_api::Game`'s example).
 ///
 /// ```
-/// # use topitop_game_api::{Game, Record, Tiered, Value};
+/// # use topitop_game_api::{Game, GameError, Record, Tiered, Value};
 /// # #[derive(Clone, Copy)]
 /// # struct Heap;
 /// # impl Game for Heap {
@@ -335,10 +335,10 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 /// #     fn moves(&self, pos: &u8) -> Vec<u8> { (1..=2).filter(|&k| k <= *pos).collect() }
 /// #     fn play(&self, pos: &u8, mv: u8) -> u8 { pos - mv }
 /// #     fn primitive(&self, pos: &u8) -> Option<Value> { (*pos == 0).then_some(Value::Lose) }
-/// #     fn check(&self, _: &u8) -> Result<(), String> { Ok(()) }
-/// #     fn parse_position(&self, text: &str) -> Result<u8, String> { text.parse().map_err(|_| text.into()) }
+/// #     fn check(&self, _: &u8) -> Result<(), GameError> { Ok(()) }
+/// #     fn parse_position(&self, text: &str) -> Result<u8, GameError> { text.parse().map_err(GameError::notation) }
 /// #     fn format_position(&self, pos: &u8) -> String { pos.to_string() }
-/// #     fn parse_move(&self, _: &u8, text: &str) -> Result<u8, String> { text.parse().map_err(|_| text.into()) }
+/// #     fn parse_move(&self, _: &u8, text: &str) -> Result<u8, GameError> { text.parse().map_err(GameError::notation) }
 /// #     fn format_move(&self, mv: u8) -> String { mv.to_string() }
 /// #     fn player_to_move(&self, pos: &u8) -> usize { usize::from(pos % 2 == 0) }
 /// # }

@@ -813,7 +813,7 @@ fn moves_of<G: Tiered, N>(
 mod tests {
     use super::*;
     use crate::loop_free::solve_loop_free;
-    use topitop_game_api::{Game, TierType};
+    use topitop_game_api::{Game, GameError, TierType};
 
     /// A token on a line of cells and a pile of coins: the mover steps the
     /// token one cell (in its tier: play cycles) or, from an even cell,
@@ -858,17 +858,17 @@ mod tests {
             (p.0 == 0)
                 .then(|| [Value::Win, Value::Lose, Value::Tie][usize::from(p.1.min(LINE - 1 - p.1) % 3)])
         }
-        fn check(&self, _: &(u8, u8, u8)) -> Result<(), String> {
+        fn check(&self, _: &(u8, u8, u8)) -> Result<(), GameError> {
             Ok(())
         }
-        fn parse_position(&self, _: &str) -> Result<(u8, u8, u8), String> {
-            Err(String::new())
+        fn parse_position(&self, _: &str) -> Result<(u8, u8, u8), GameError> {
+            Err(GameError::notation(""))
         }
         fn format_position(&self, p: &(u8, u8, u8)) -> String {
             format!("{p:?}")
         }
-        fn parse_move(&self, _: &(u8, u8, u8), _: &str) -> Result<i8, String> {
-            Err(String::new())
+        fn parse_move(&self, _: &(u8, u8, u8), _: &str) -> Result<i8, GameError> {
+            Err(GameError::notation(""))
         }
         fn format_move(&self, d: i8) -> String {
             d.to_string()

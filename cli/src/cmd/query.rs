@@ -120,7 +120,12 @@ fn answer_line(
         played = Some(best.mv.clone());
         text = best.position.clone();
     }
-    writeln!(out, "stopped after {MAX_LINE} moves")?;
+    // JSON Lines hold positions alone: the note goes to standard error.
+    if json {
+        eprintln!("topitop: stopped after {MAX_LINE} moves");
+    } else {
+        writeln!(out, "stopped after {MAX_LINE} moves")?;
+    }
     Ok(out.flush()?)
 }
 

@@ -11,7 +11,7 @@
 
 mod art;
 
-use topitop_game_api::{BoardArt, Game, Options, Registered, Tiered, Value};
+use topitop_game_api::{BoardArt, Game, GameError, Options, Registered, Tiered, Value};
 
 /// The eight lines of three.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -76,27 +76,28 @@ impl Game for TicTacToe {
         }
     }
 
-    fn check(&self, pos: &Board) -> Result<(), String> {
+    fn check(&self, pos: &Board) -> Result<(), GameError> {
         let (x, o) = (pos.x.count_ones(), pos.o.count_ones());
-        if pos.x & pos.o != 0 || (pos.x | pos.o) > 0o777 {
-            return Err("a cell holds two marks".into());
-        }
-        if x != o && x != o + 1 {
-            return Err(format!("{x} X and {o} O: X moves first"));
-        }
-        if won(pos.x) && (won(pos.o) || x != o + 1) {
-            return Err("X has won, so O moved no more".into());
-        }
-        if won(pos.o) && x != o {
-            return Err("O has won, so X moved no more".into());
-        }
-        Ok(())
+        let why = if pos.x & pos.o != 0 || (pos.x | pos.o) > 0o777 {
+            "a cell holds two marks".to_string()
+        } else if x != o && x != o + 1 {
+            format!("{x} X and {o} O: X moves first")
+        } else if won(pos.x) && (won(pos.o) || x != o + 1) {
+            "X has won, so O moved no more".to_string()
+        } else if won(pos.o) && x != o {
+            "O has won, so X moved no more".to_string()
+        } else {
+            return Ok(());
+        };
+        Err(GameError::rules(why))
     }
 
-    fn parse_position(&self, text: &str) -> Result<Board, String> {
+    fn parse_position(&self, text: &str) -> Result<Board, GameError> {
         let cells: Vec<char> = text.chars().filter(|&c| c != '/').collect();
         if cells.len() != 9 {
-            return Err(format!("{text:?}: nine cells of x, o and -, rows joined by /"));
+            return Err(GameError::notation(format!(
+                "{text:?}: nine cells of x, o and -, rows joined by /"
+            )));
         }
         let mut b = Board::default();
         for (k, c) in cells.iter().enumerate() {
@@ -104,12 +105,12 @@ impl Game for TicTacToe {
                 'x' | 'X' => b.x |= 1 << k,
                 'o' | 'O' => b.o |= 1 << k,
                 '-' => {}
-                _ => return Err(format!("{text:?}: {c:?} is not x, o or -")),
+                _ => return Err(GameError::notation(format!("{text:?}: {c:?} is not x, o or -"))),
             }
         }
         self.check(&b)
             .map(|()| b)
-            .map_err(|e| format!("{text:?} cannot be reached: {e}"))
+            .map_err(|e| GameError::rules(format!("{text:?} cannot be reached: {e}")))
     }
 
     fn format_position(&self, pos: &Board) -> String {
@@ -119,17 +120,17 @@ impl Game for TicTacToe {
             .join("/")
     }
 
-    fn parse_move(&self, pos: &Board, text: &str) -> Result<u8, String> {
+    fn parse_move(&self, pos: &Board, text: &str) -> Result<u8, GameError> {
         let cell: u8 = text
             .trim()
             .parse()
-            .map_err(|_| format!("{text:?}: a move is a cell, 1 to 9"))?;
+            .map_err(|_| GameError::notation(format!("{text:?}: a move is a cell, 1 to 9")))?;
         let mv = cell
             .checked_sub(1)
             .filter(|&c| c < 9)
-            .ok_or(format!("{text:?}: cells are 1 to 9"))?;
+            .ok_or_else(|| GameError::notation(format!("{text:?}: cells are 1 to 9")))?;
         if !self.moves(pos).contains(&mv) {
-            return Err(format!("{cell} is not a legal move here"));
+            return Err(GameError::rules(format!("{cell} is not a legal move here")));
         }
         Ok(mv)
     }

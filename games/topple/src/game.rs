@@ -2,7 +2,8 @@
 //! [`Tiered`] for solving boards and supplies small enough to index
 //! ([`crate::tier`]), [`Registered`] for the command.
 
-use topitop_game_api::{BoardArt, Game, GameOption, Options, Registered, TierType, Tiered, Value};
+use crate::error::ParseError;
+use topitop_game_api::{BoardArt, Game, GameError, GameOption, Options, Registered, TierType, Tiered, Value};
 
 use crate::position::{Color, Phase, Position};
 use crate::rules::{Move, Outcome, Topple};
@@ -44,8 +45,8 @@ impl Game for Topple {
         })
     }
 
-    fn check(&self, pos: &Position) -> Result<(), String> {
-        Topple::check(self, pos)
+    fn check(&self, pos: &Position) -> Result<(), GameError> {
+        Topple::check(self, pos).map_err(GameError::rules)
     }
 
     fn facts(&self, pos: &Position) -> Vec<(String, String)> {
@@ -56,16 +57,16 @@ impl Game for Topple {
         crate::words::ending(self, pos)
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position, String> {
-        self.parse(text).map_err(|e| e.to_string())
+    fn parse_position(&self, text: &str) -> Result<Position, GameError> {
+        self.parse(text).map_err(game_error)
     }
 
     fn format_position(&self, pos: &Position) -> String {
         self.format(pos)
     }
 
-    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
-        Topple::parse_move(self, pos, text).map_err(|e| e.to_string())
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, GameError> {
+        Topple::parse_move(self, pos, text).map_err(game_error)
     }
 
     fn format_move(&self, mv: Move) -> String {
@@ -285,4 +286,14 @@ fn instructions(game: &Topple) -> String {
         s.cols(),
         game.supply()
     )
+}
+
+/// A parse error as the game interface's: the string's shape or a move's
+/// spelling is notation; a position play does not reach or a move not
+/// legal here is the rules'.
+fn game_error(e: ParseError) -> GameError {
+    match e {
+        ParseError::Syntax { .. } | ParseError::Move { .. } => GameError::notation(e),
+        ParseError::Impossible { .. } | ParseError::Illegal { .. } => GameError::rules(e),
+    }
 }

@@ -2,7 +2,7 @@
 //! solver, position by position, on a small game made to have wins, losses,
 //! ties and draws, cycles inside tiers and moves between them.
 
-use topitop_game_api::{Game, TierType, Tiered, Value};
+use topitop_game_api::{Game, GameError, TierType, Tiered, Value};
 use topitop_solver::loop_free::solve_loop_free;
 use topitop_solver::naive::solve_naive;
 
@@ -77,20 +77,20 @@ impl Game for Chase {
             None
         }
     }
-    fn check(&self, p: &Pos) -> Result<(), String> {
+    fn check(&self, p: &Pos) -> Result<(), GameError> {
         let (c, a, b, t) = *p;
         (c <= self.coins && a < self.ring && b < self.ring && t < 2)
             .then_some(())
-            .ok_or_else(|| format!("{p:?}"))
+            .ok_or_else(|| GameError::rules(format!("{p:?}")))
     }
-    fn parse_position(&self, _: &str) -> Result<Pos, String> {
-        Err("not needed".into())
+    fn parse_position(&self, _: &str) -> Result<Pos, GameError> {
+        Err(GameError::notation("not needed"))
     }
     fn format_position(&self, p: &Pos) -> String {
         format!("{p:?}")
     }
-    fn parse_move(&self, _: &Pos, _: &str) -> Result<(bool, i8), String> {
-        Err("not needed".into())
+    fn parse_move(&self, _: &Pos, _: &str) -> Result<(bool, i8), GameError> {
+        Err(GameError::notation("not needed"))
     }
     fn format_move(&self, m: (bool, i8)) -> String {
         format!("{m:?}")

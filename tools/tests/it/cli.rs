@@ -955,6 +955,11 @@ fn another_games_position_without_game_gets_a_hint() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("hint: without --game"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
+    // A Topitop position that is well written but impossible is Topitop's
+    // own mistake to name, with no word of other games.
+    let o = topitop(&["show", "1_BBBBBBBBB"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("hint: without"), "{}", stderr(&o));
     // Said to the right game, the board it reads as.
     let o = topitop(&["show", "--game", "topolo", ".../.../..."]);
     assert!(

@@ -1,9 +1,10 @@
 //! `topitop canonical` for Topitop: the representative of a position under
 //! the 8 symmetries of the square, the form its database stores.
 
-use games_topitop_rules::{parse_position, symmetry};
+use games_topitop_rules::symmetry;
 use topitop_cli::cmd::canonical::{answer, Args};
 use topitop_cli::common::bad_position;
+use topitop_game_api::Game;
 
 use crate::options::RulesOptions;
 
@@ -12,8 +13,8 @@ use crate::options::RulesOptions;
 /// # Errors
 /// Rules options Topitop refuses, or those of [`answer`].
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let budget = args.rules.rules()?.budget();
+    let rules = args.rules.rules()?;
     answer(&args, |p| {
-        Ok(symmetry::canonical(parse_position(p, budget).map_err(bad_position)?).to_string())
+        Ok(symmetry::canonical(rules.parse_position(p).map_err(bad_position)?).to_string())
     })
 }

@@ -1,10 +1,10 @@
 //! `topitop query`: the shared command, answered from Topitop's own
 //! database.
 
-use games_topitop_rules::parse_position;
 use games_topitop_solved::respond;
 use topitop_cli::cmd::query::{answer, Answer, Args};
 use topitop_cli::common::bad_position;
+use topitop_game_api::Game;
 
 use crate::options::DbOptions;
 
@@ -13,7 +13,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let db = args.db.open()?;
     let rules = db.rules();
     let respond_to = |text: &str| -> anyhow::Result<Answer> {
-        let pos = parse_position(text, rules.budget()).map_err(bad_position)?;
+        let pos = rules.parse_position(text).map_err(bad_position)?;
         Ok(Answer {
             object: respond(&db, rules, pos)?,
             record: db.get(pos)?,

@@ -3,9 +3,10 @@
 //! it reaches any game. Topitop keeps its own solver, database and fast
 //! paths (in `games-topitop-solved`); this is the common ground.
 
-use topitop_game_api::{Game, Reachability, Value};
+use topitop_game_api::{Game, GameError, Reachability, Value};
 
 use crate::cell::Player;
+use crate::error::ParsePositionError;
 use crate::movegen::play_unchecked;
 use crate::moves::Move;
 use crate::notation::{autogui_entities, autogui_move, parse_position};
@@ -52,8 +53,8 @@ impl Game for Rules {
         Rules::primitive(*self, *pos)
     }
 
-    fn check(&self, pos: &Position) -> Result<(), String> {
-        pos.validate(self.budget()).map_err(|e| e.to_string())
+    fn check(&self, pos: &Position) -> Result<(), GameError> {
+        pos.validate(self.budget()).map_err(GameError::rules)
     }
 
     fn has_symmetries(&self) -> bool {
@@ -73,19 +74,22 @@ impl Game for Rules {
         Reachability::Answered
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position, String> {
-        parse_position(text, self.budget()).map_err(|e| e.to_string())
+    fn parse_position(&self, text: &str) -> Result<Position, GameError> {
+        parse_position(text, self.budget()).map_err(|e| match e {
+            ParsePositionError::Impossible { .. } => GameError::rules(e),
+            _ => GameError::notation(e),
+        })
     }
 
     fn format_position(&self, pos: &Position) -> String {
         pos.to_string()
     }
 
-    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
-        let mv: Move = text.trim().parse().map_err(|e| format!("{e}"))?;
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, GameError> {
+        let mv: Move = text.trim().parse().map_err(GameError::notation)?;
         match self.why_illegal(*pos, mv) {
             None => Ok(mv),
-            Some(why) => Err(format!("{mv} is not a legal move here: {why}")),
+            Some(why) => Err(GameError::rules(format!("{mv} is not a legal move here: {why}"))),
         }
     }
 

@@ -3,7 +3,8 @@
 //! through the index of [`crate::layout`]: one position per symmetry
 //! class, tiers by the class filled first and the pieces in each class.
 
-use topitop_game_api::{Estimates, Game, GameOption, Options, Registered, Tiered, Value};
+use crate::error::ParseError;
+use topitop_game_api::{Estimates, Game, GameError, GameOption, Options, Registered, Tiered, Value};
 
 use crate::layout::Layout;
 
@@ -55,8 +56,8 @@ impl Game for Topolo {
         })
     }
 
-    fn check(&self, pos: &Position) -> Result<(), String> {
-        Topolo::check(self, pos)
+    fn check(&self, pos: &Position) -> Result<(), GameError> {
+        Topolo::check(self, pos).map_err(GameError::rules)
     }
 
     fn facts(&self, pos: &Position) -> Vec<(String, String)> {
@@ -67,17 +68,17 @@ impl Game for Topolo {
         crate::words::ending(self, pos)
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position, String> {
-        self.parse(text).map_err(|e| e.to_string())
+    fn parse_position(&self, text: &str) -> Result<Position, GameError> {
+        self.parse(text).map_err(game_error)
     }
 
     fn format_position(&self, pos: &Position) -> String {
         self.format(pos)
     }
 
-    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
-        let mv = Topolo::parse_move(self, text).map_err(|e| e.to_string())?;
-        self.play_checked(pos, mv).map_err(|e| e.to_string())?;
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, GameError> {
+        let mv = Topolo::parse_move(self, text).map_err(game_error)?;
+        self.play_checked(pos, mv).map_err(game_error)?;
         Ok(mv)
     }
 
@@ -350,6 +351,16 @@ fn instructions(game: &Topolo) -> String {
         count(Color::Red),
         count(Color::Black)
     )
+}
+
+/// A parse error as the game interface's: the string's shape or a move's
+/// spelling is notation; a position play does not reach or a move not
+/// legal here is the rules'.
+fn game_error(e: ParseError) -> GameError {
+    match e {
+        ParseError::Syntax { .. } | ParseError::Move { .. } => GameError::notation(e),
+        ParseError::Unreachable { .. } | ParseError::Illegal { .. } => GameError::rules(e),
+    }
 }
 
 #[cfg(test)]
