@@ -100,11 +100,11 @@ impl std::fmt::Display for Differ {
 
 impl std::error::Error for Differ {}
 
-/// A game's drawing of a board ([`Game::show`]) ending with a line break,
+/// A game's drawing of a board ([`Presentation::show`]) ending with a line break,
 /// whether or not the game ended it with one: a new game's board once ran
 /// into the line after it.
 ///
-/// [`Game::show`]: topitop_game_api::Game::show
+/// [`Presentation::show`]: topitop_game_api::Presentation::show
 pub fn board_text(drawing: &str) -> std::borrow::Cow<'_, str> {
     if drawing.is_empty() || drawing.ends_with('\n') {
         drawing.into()

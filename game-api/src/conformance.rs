@@ -484,6 +484,9 @@ mod tests {
         }
     }
 
+    impl crate::Presentation for Heap {}
+    impl crate::Search for Heap {}
+
     impl Registered for Heap {
         const NAME: &'static str = "heap";
         fn from_options(_: &Options) -> Result<Heap, String> {

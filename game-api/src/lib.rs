@@ -1,19 +1,25 @@
-//! The game interface: everything the shared crates may know of a game.
+//! The game interface: everything the shared crates may know of a game,
+//! split by concern as GamesmanOne splits its function tables:
 //!
-//! Modelled on GamesmanOne's split (its tier solver API and UWAPI):
-//!
-//! * [`Game`], required of every game: the start, moves, playing a move,
-//!   the primitive value, legality, and position and move strings. A
-//!   position is the game's own type, never an index: an 8×8 Topolo tier
-//!   has more positions than a `u128` counts, and such boards are played
-//!   and queried, never indexed. Optional, with defaults: the canonical
-//!   position under the game's symmetries.
+//! * [`Game`], the rules, required of every game: the start, moves,
+//!   playing a move, the primitive value, legality, whose turn it is, the
+//!   position and move notation (refusals are [`GameError`]s), and
+//!   optionally the symmetries. A position is the game's own type, never
+//!   an index: an 8×8 Topolo tier has more positions than a `u128`
+//!   counts, and such boards are played and queried, never indexed.
+//! * [`Presentation`], what a person sees: the text board, the words
+//!   around it, GamesmanUni's AutoGUI board and the page's drawings. All
+//!   optional.
+//! * [`Search`], a player for boards too large to solve. Optional.
 //! * [`Tiered`], required only for solving: the tiers, each tier's size,
-//!   position ⇄ index inside a tier, and each tier's child tiers. Optional:
-//!   the tier type (loop-free unless said otherwise).
+//!   position ⇄ index inside a tier, and each tier's child tiers.
+//!   Optional: the tier type (loop-free unless said otherwise).
+//! * [`Registered`], what the command builds a game from: its name, its
+//!   options and the variant its databases record.
 //!
-//! A game crate implements these; the shared crates take any `G: Game` or
-//! `G: Tiered`. Values are from the view of the player to move.
+//! A game crate implements these, and checks itself against them with
+//! [`conformance`]; the shared crates take any `G: Game`, `G: Tiered` or
+//! `G: Registered`. Values are from the view of the player to move.
 #![forbid(unsafe_code)]
 
 pub mod board;
@@ -48,7 +54,7 @@ pub struct BoardArt {
 use std::fmt::Debug;
 use std::hash::Hash;
 
-/// A search's estimates of a position's moves ([`Game::estimate`]).
+/// A search's estimates of a position's moves ([`Search::estimate`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimates<M> {
     /// The search, e.g. `mcts`.
@@ -86,7 +92,7 @@ pub enum Reachability {
 ///
 /// ```
 /// use topitop_game_api::conformance::{check_registered, Settings};
-/// use topitop_game_api::{Game, GameError, Options, Registered, Tiered, Value};
+/// use topitop_game_api::{Game, GameError, Options, Presentation, Registered, Search, Tiered, Value};
 ///
 /// #[derive(Clone, Copy)]
 /// struct Heap;
@@ -130,6 +136,10 @@ pub enum Reachability {
 ///     fn child_tiers(&self, tier: u8) -> Vec<u8> { (tier.saturating_sub(2)..tier).collect() }
 ///     fn tier_name(&self, tier: u8) -> String { format!("stones{tier}") }
 /// }
+///
+/// // Shown as its position strings, and no search: the defaults.
+/// impl Presentation for Heap {}
+/// impl Search for Heap {}
 ///
 /// impl Registered for Heap {
 ///     const NAME: &'static str = "heap";
@@ -217,34 +227,42 @@ pub trait Game: Send + Sync {
         Reachability::Search
     }
 
-    /// Optional: true when the game has a player for positions no
-    /// database holds ([`Game::estimate`]).
-    fn can_estimate(&self) -> bool {
+    /// Who moves in `pos`: 0 for the first player, 1 for the second.
+    fn player_to_move(&self, pos: &Self::Position) -> usize;
+
+    /// Optional: true when the game has symmetries, declared by
+    /// [`images`](Game::images) and [`canonical`](Game::canonical): a
+    /// solve then keeps one position a class, and `solve --no-symmetry`
+    /// is offered. By default none, a valid answer: every position is a
+    /// class of its own, and nothing is said of classes.
+    fn has_symmetries(&self) -> bool {
         false
     }
 
-    /// Optional: every legal move of `pos` with its estimated result for
-    /// the player making it (1 a win, ½ a tie, 0 a loss), best first, from
-    /// a search given `budget` of time: for boards too large to solve. The
-    /// search ends early, with what it has, as soon as `stop` is set (from
-    /// another thread: the server sets it when the client has gone), and
-    /// keeps its memory bounded however long it is given. By default none.
-    fn estimate(
-        &self,
-        _pos: &Self::Position,
-        _budget: std::time::Duration,
-        _stop: &std::sync::atomic::AtomicBool,
-    ) -> Option<Estimates<Self::Move>> {
-        None
+    /// Optional: every position of `pos`'s symmetry class, `pos` among
+    /// them, each once; by default `pos` alone (no symmetries).
+    fn images(&self, pos: &Self::Position) -> Vec<Self::Position> {
+        vec![*pos]
     }
 
+    /// Optional: the representative of `pos`'s symmetry class. Every
+    /// position of a class has the same value and remoteness. By default
+    /// a game has no symmetries.
+    fn canonical(&self, pos: &Self::Position) -> Self::Position {
+        *pos
+    }
+}
+
+/// What a game shows a person beside its rules: the position drawn as
+/// text, the words around it, and the boards GamesmanUni and the browser
+/// page draw. Every function has a default that is correct, only plainer:
+/// a game with none of its own writes `impl Presentation for MyGame {}`
+/// and is shown as its position strings and a list of moves.
+pub trait Presentation: Game {
     /// Optional: the players' names, first player first.
     fn player_names(&self) -> [&'static str; 2] {
         ["first", "second"]
     }
-
-    /// Who moves in `pos`: 0 for the first player, 1 for the second.
-    fn player_to_move(&self, pos: &Self::Position) -> usize;
 
     /// Optional: `pos` drawn for a person, several lines (the board, who
     /// moves, what is left); by default its string.
@@ -286,7 +304,7 @@ pub trait Game: Send + Sync {
 
     /// Optional: GamesmanUni's AutoGUI entity string of `pos`, without the
     /// `1_`/`2_` turn prefix (one character a centre of
-    /// [`image_autogui_data`](Game::image_autogui_data)). `None`: the
+    /// [`image_autogui_data`](Presentation::image_autogui_data)). `None`: the
     /// position string stands in, and GamesmanUni draws no board.
     fn autogui_position(&self, _pos: &Self::Position) -> Option<String> {
         None
@@ -307,33 +325,37 @@ pub trait Game: Send + Sync {
     }
 
     /// Optional: the game's own drawings of the pieces and board of its
-    /// [`image_autogui_data`](Game::image_autogui_data), for the browser
+    /// [`image_autogui_data`](Presentation::image_autogui_data), for the browser
     /// page of `topitop serve` (GamesmanUni draws its own bundled images
     /// instead). By default none: the page draws plain discs.
     fn board_art(&self) -> BoardArt {
         BoardArt::default()
     }
+}
 
-    /// Optional: true when the game has symmetries, declared by
-    /// [`images`](Game::images) and [`canonical`](Game::canonical): a
-    /// solve then keeps one position a class, and `solve --no-symmetry`
-    /// is offered. By default none, a valid answer: every position is a
-    /// class of its own, and nothing is said of classes.
-    fn has_symmetries(&self) -> bool {
+/// What a game offers for boards too large to solve: a player that
+/// estimates each move by a search. By default none (`impl Search for
+/// MyGame {}`): positions are answered from a database only.
+pub trait Search: Game {
+    /// Optional: true when the game has a player for positions no
+    /// database holds ([`Search::estimate`]).
+    fn can_estimate(&self) -> bool {
         false
     }
 
-    /// Optional: every position of `pos`'s symmetry class, `pos` among
-    /// them, each once; by default `pos` alone (no symmetries).
-    fn images(&self, pos: &Self::Position) -> Vec<Self::Position> {
-        vec![*pos]
-    }
-
-    /// Optional: the representative of `pos`'s symmetry class. Every
-    /// position of a class has the same value and remoteness. By default
-    /// a game has no symmetries.
-    fn canonical(&self, pos: &Self::Position) -> Self::Position {
-        *pos
+    /// Optional: every legal move of `pos` with its estimated result for
+    /// the player making it (1 a win, ½ a tie, 0 a loss), best first, from
+    /// a search given `budget` of time: for boards too large to solve. The
+    /// search ends early, with what it has, as soon as `stop` is set (from
+    /// another thread: the server sets it when the client has gone), and
+    /// keeps its memory bounded however long it is given. By default none.
+    fn estimate(
+        &self,
+        _pos: &Self::Position,
+        _budget: std::time::Duration,
+        _stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Estimates<Self::Move>> {
+        None
     }
 }
 
@@ -416,7 +438,7 @@ pub trait Tiered: Game {
 /// A game the command can build: from the command's options, and from the
 /// variant string its databases record. The one line that registers a
 /// game names a type implementing this.
-pub trait Registered: Tiered + Sized + 'static {
+pub trait Registered: Tiered + Presentation + Search + Sized + 'static {
     /// The game's name as `--game` takes it (the same as
     /// [`Game::name`]).
     const NAME: &'static str;

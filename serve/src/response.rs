@@ -7,7 +7,7 @@
 use serde::Serialize;
 use topitop_db::DbError;
 use topitop_db::SolvedDb;
-use topitop_game_api::{Game, Record, Tiered, Value};
+use topitop_game_api::{Presentation, Record, Search, Tiered, Value};
 
 /// GamesmanUni's remoteness for a draw.
 pub const DRAW_REMOTENESS: i64 = -200;
@@ -123,7 +123,7 @@ pub fn uni_remoteness(rec: Record) -> i64 {
 /// `pos`'s AutoGUI string: the turn (`1` or `2`), then the game's entity
 /// string, or the position string with every character GamesmanUni does
 /// not take in one replaced by `~` for a game without a board.
-pub fn autogui_position<G: Game>(game: &G, pos: &G::Position) -> String {
+pub fn autogui_position<G: Presentation>(game: &G, pos: &G::Position) -> String {
     let entities = game.autogui_position(pos).unwrap_or_else(|| {
         game.format_position(pos)
             .chars()
@@ -145,7 +145,7 @@ pub fn autogui_position<G: Game>(game: &G, pos: &G::Position) -> String {
 ///
 /// # Errors
 /// A position outside the database, or a damaged block.
-pub fn respond_game<G: Tiered>(
+pub fn respond_game<G: Tiered + Presentation>(
     game: &G,
     db: &SolvedDb,
     pos: &G::Position,
@@ -210,7 +210,7 @@ pub fn estimated_value(score: f64) -> &'static str {
 /// each child's value the other side's view of it, remoteness unknown.
 /// The search ends early once `stop` is set (the answer is then for
 /// nobody). `None` when the game has no search.
-pub fn respond_estimated<G: Game>(
+pub fn respond_estimated<G: Presentation + Search>(
     game: &G,
     pos: &G::Position,
     budget: std::time::Duration,

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use topitop_db::SolvedDb;
-use topitop_game_api::{BoardArt, Registered, Tiered};
+use topitop_game_api::{BoardArt, Presentation, Registered, Search, Tiered};
 
 use crate::catalog::{Shelf, Slot};
 use crate::response::{autogui_position, respond_estimated, respond_game, PositionResponse};
@@ -30,7 +30,7 @@ enum Answers {
 }
 
 /// A served variant of a tiered game.
-pub struct TieredVariant<G: Tiered> {
+pub struct TieredVariant<G: Tiered + Presentation + Search> {
     game: G,
     answers: Answers,
     id: String,
@@ -42,7 +42,7 @@ pub struct TieredVariant<G: Tiered> {
     reached: std::sync::OnceLock<Option<topitop_db::reach::Reached<G::Position>>>,
 }
 
-impl<G: Tiered> TieredVariant<G> {
+impl<G: Tiered + Presentation + Search> TieredVariant<G> {
     /// Serves `game` from `db`, which must hold that game and variant.
     ///
     /// # Errors
@@ -158,7 +158,7 @@ impl<G: Registered> Shelf for TieredShelf<G> {
     }
 }
 
-impl<G: Tiered> ServedVariant for TieredVariant<G> {
+impl<G: Tiered + Presentation + Search> ServedVariant for TieredVariant<G> {
     fn id(&self) -> &str {
         &self.id
     }

@@ -118,7 +118,7 @@ pub trait ServedVariant: Send + Sync {
     fn reachable(&self, p: &str) -> Option<bool>;
     /// Optional: what the page shows beside the position string `p`: why
     /// the game ended there and the facts a player reads off the board
-    /// ([`topitop_game_api::Game::facts`]). By default nothing.
+    /// ([`topitop_game_api::Presentation::facts`]). By default nothing.
     fn notes(&self, _p: &str) -> Notes {
         Notes::default()
     }

@@ -19,7 +19,7 @@ pub mod verify;
 use std::path::{Path, PathBuf};
 
 use topitop_db::SolvedDb;
-use topitop_game_api::Tiered;
+use topitop_game_api::{Presentation, Search, Tiered};
 
 use crate::common::DbArgs;
 
@@ -120,7 +120,7 @@ pub fn search_ms(text: &str) -> Result<u64, String> {
 ///
 /// # Errors
 /// As [`open`], for a game without a search or a database named.
-pub fn open_or_search<G: Tiered>(game: &G, args: &DbArgs, search_ms: u64) -> anyhow::Result<Source> {
+pub fn open_or_search<G: Tiered + Search>(game: &G, args: &DbArgs, search_ms: u64) -> anyhow::Result<Source> {
     let path = db_path(game, &args.dir);
     if args.db.is_none() && game.can_estimate() && !path.exists() {
         eprintln!(
@@ -137,7 +137,7 @@ impl Source {
     ///
     /// # Errors
     /// A position outside the database, or a damaged block.
-    pub fn respond<G: Tiered>(
+    pub fn respond<G: Tiered + Presentation + Search>(
         &self,
         game: &G,
         pos: &G::Position,

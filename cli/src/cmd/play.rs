@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use topitop_game_api::rng::Rng;
-use topitop_game_api::{Game, Tiered, Value};
+use topitop_game_api::{Presentation, Search, Tiered, Value};
 use topitop_serve::PositionResponse;
 
 use super::open_or_search;
@@ -16,7 +16,7 @@ use crate::lines::next_line;
 ///
 /// # Errors
 /// A missing database, a bad option, or a closed standard input or output.
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+pub fn run<G: Tiered + Presentation + Search>(game: G, args: Args) -> anyhow::Result<()> {
     // Two people need no database: a board nobody has solved (8×8 Topple)
     // is still played.
     let path = super::db_path(&game, &args.db.dir);
@@ -43,7 +43,7 @@ pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
 
 /// The side `--computer` names: a player's index, or `None` for two
 /// people.
-fn computer<G: Game>(game: &G, args: &Args) -> anyhow::Result<Option<usize>> {
+fn computer<G: Presentation>(game: &G, args: &Args) -> anyhow::Result<Option<usize>> {
     let names = game.player_names();
     Ok(
         match args.computer.as_deref().map(str::to_ascii_lowercase).as_deref() {
@@ -67,7 +67,7 @@ fn computer<G: Game>(game: &G, args: &Args) -> anyhow::Result<Option<usize>> {
 }
 
 /// The position `--from` names, or the start.
-fn start<G: Game>(game: &G, args: &Args) -> anyhow::Result<G::Position> {
+fn start<G: Presentation>(game: &G, args: &Args) -> anyhow::Result<G::Position> {
     match &args.from {
         Some(p) => game.parse_position(p).map_err(crate::common::bad_position),
         None => Ok(game.start()),
@@ -82,7 +82,7 @@ fn start<G: Game>(game: &G, args: &Args) -> anyhow::Result<G::Position> {
 /// # Errors
 /// A bad option, a failing `respond`, or a closed standard input or
 /// output.
-pub fn play<G: Game>(
+pub fn play<G: Presentation>(
     game: &G,
     args: &Args,
     greeting: &str,
@@ -167,7 +167,7 @@ fn standing(names: [&str; 2], mover: usize, r: &PositionResponse) -> String {
 /// The computer's move in `pos`, whose moves `r` lists best first: the
 /// best, or below level 10 now and then one at random. Returns the
 /// position after it and the line that says it.
-fn computer_move<G: Game>(
+fn computer_move<G: Presentation>(
     game: &G,
     args: &Args,
     pos: &G::Position,
@@ -231,7 +231,11 @@ fn write_hints(
 
 /// The position before the person's last move, undoing the computer's
 /// moves after it too; `None` with nothing to undo.
-fn undo<G: Game>(game: &G, history: &mut Vec<G::Position>, computer: Option<usize>) -> Option<G::Position> {
+fn undo<G: Presentation>(
+    game: &G,
+    history: &mut Vec<G::Position>,
+    computer: Option<usize>,
+) -> Option<G::Position> {
     let mut undone = None;
     while let Some(p) = history.pop() {
         undone = Some(p);
@@ -243,7 +247,7 @@ fn undo<G: Game>(game: &G, history: &mut Vec<G::Position>, computer: Option<usiz
 }
 
 /// How the game ended in `pos`, a primitive position.
-fn game_over<G: Game>(game: &G, pos: &G::Position) -> String {
+fn game_over<G: Presentation>(game: &G, pos: &G::Position) -> String {
     let names = game.player_names();
     let mover = game.player_to_move(pos);
     match game.primitive(pos) {
@@ -277,7 +281,7 @@ fn prompt(
 
 /// Two people play `game` from `pos`, with no database: the board, the
 /// moves, undo and quit.
-fn play_unsolved<G: Game>(game: &G, mut pos: G::Position) -> anyhow::Result<()> {
+fn play_unsolved<G: Presentation>(game: &G, mut pos: G::Position) -> anyhow::Result<()> {
     let names = game.player_names();
     let mut history = Vec::new();
     let mut input = std::io::stdin().lock();

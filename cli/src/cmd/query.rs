@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use serde::Serialize;
-use topitop_game_api::{Record, Tiered};
+use topitop_game_api::{Presentation, Record, Search, Tiered};
 use topitop_serve::response::value_name;
 use topitop_serve::PositionResponse;
 
@@ -17,7 +17,7 @@ use crate::lines::{next_line, tsv_field, Line};
 ///
 /// # Errors
 /// A position the game refuses, or a missing or damaged database.
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+pub fn run<G: Tiered + Presentation + Search>(game: G, args: Args) -> anyhow::Result<()> {
     let source = open_or_search(&game, &args.db, args.search_ms)?;
     // The database's test of reachability (a forward pass, for a game that
     // does not answer it itself), else the game's answer.

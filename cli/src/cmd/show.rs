@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
-use topitop_game_api::Game;
+use topitop_game_api::Presentation;
 
 use crate::options::GameArgs;
 
@@ -25,7 +25,7 @@ pub struct Detail {
 
 /// What a game adds to `show` beyond the game interface; `()` adds
 /// nothing.
-pub trait Details<G: Game> {
+pub trait Details<G: Presentation> {
     /// Facts of `pos`.
     fn position(&self, game: &G, pos: &G::Position) -> Vec<Detail> {
         let _ = (game, pos);
@@ -38,7 +38,7 @@ pub trait Details<G: Game> {
     }
 }
 
-impl<G: Game> Details<G> for () {}
+impl<G: Presentation> Details<G> for () {}
 
 /// What `show --json` prints for every game; a game's [`Details`] come
 /// after the common fields.
@@ -79,7 +79,7 @@ fn fields(details: &[Detail]) -> Map<String, Json> {
 ///
 /// # Errors
 /// A position the game refuses, or a closed standard output.
-pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
+pub fn run<G: Presentation>(game: G, args: Args) -> anyhow::Result<()> {
     run_with(game, args, &())
 }
 
@@ -87,7 +87,7 @@ pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// A position the game refuses, or a closed standard output.
-pub fn run_with<G: Game>(game: G, args: Args, details: &dyn Details<G>) -> anyhow::Result<()> {
+pub fn run_with<G: Presentation>(game: G, args: Args, details: &dyn Details<G>) -> anyhow::Result<()> {
     let pos = game
         .parse_position(&args.position)
         .map_err(crate::common::bad_position)?;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 use topitop_db::Reader;
-use topitop_game_api::{Game, Reachability, Value};
+use topitop_game_api::{Game, Presentation, Reachability, Value};
 
 use crate::common::{DbArgs, StartResult};
 use crate::output::Output;
@@ -75,7 +75,7 @@ pub struct Counted {
 /// What a game adds to `stats`: its own count of the database where it
 /// has a faster or finer one, and its own figures, printed after the
 /// common ones in the text, the JSON and the page. [`Plain`] adds nothing.
-pub trait Extras<G: Game>: Sync {
+pub trait Extras<G: Presentation>: Sync {
     /// The game's own figures, flattened into the JSON after the common
     /// ones.
     type Own: Serialize;
@@ -102,7 +102,7 @@ pub trait Extras<G: Game>: Sync {
 /// The `stats` of a game that adds nothing to it: [`count`]'s figures.
 pub struct Plain;
 
-impl<G: Game> Extras<G> for Plain {
+impl<G: Presentation> Extras<G> for Plain {
     type Own = ();
     fn count(&self, game: &G, db: &dyn Reader<G>, detail: bool) -> anyhow::Result<(Counted, ())> {
         Ok((count(game, db, detail)?, ()))
@@ -113,7 +113,7 @@ impl<G: Game> Extras<G> for Plain {
 ///
 /// # Errors
 /// A damaged database, or an output that cannot be written.
-pub fn run<G: Game, X: Extras<G>>(
+pub fn run<G: Presentation, X: Extras<G>>(
     game: &G,
     db: &dyn Reader<G>,
     extras: &X,
@@ -324,7 +324,7 @@ fn print<E: Serialize>(r: &Report<E>, json: bool, lines: &[String]) -> anyhow::R
 /// The HTML page of `stats --report`: the totals, the chart of positions
 /// by value and remoteness, the game's sections, every tier's counts, and
 /// the numbers behind the chart.
-fn page<G: Game, X: Extras<G>>(
+fn page<G: Presentation, X: Extras<G>>(
     game: &G,
     extras: &X,
     r: &Report<X::Own>,

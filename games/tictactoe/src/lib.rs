@@ -11,7 +11,7 @@
 
 mod art;
 
-use topitop_game_api::{BoardArt, Game, GameError, Options, Registered, Tiered, Value};
+use topitop_game_api::{BoardArt, Game, GameError, Options, Presentation, Registered, Search, Tiered, Value};
 
 /// The eight lines of three.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -139,12 +139,16 @@ impl Game for TicTacToe {
         (mv + 1).to_string()
     }
 
-    fn player_names(&self) -> [&'static str; 2] {
-        ["X", "O"]
-    }
-
     fn player_to_move(&self, pos: &Board) -> usize {
         usize::from(pos.x.count_ones() > pos.o.count_ones())
+    }
+}
+
+/// The grid as text and as a board: GamesmanUni's, from images it
+/// bundles, and the page's own drawings (`art.rs`).
+impl Presentation for TicTacToe {
+    fn player_names(&self) -> [&'static str; 2] {
+        ["X", "O"]
     }
 
     /// The grid, an empty cell showing its number (the move that fills
@@ -205,6 +209,9 @@ impl Game for TicTacToe {
         art::board_art()
     }
 }
+
+/// No search: positions are answered from a database only.
+impl Search for TicTacToe {}
 
 impl TicTacToe {
     /// The mark on cell `k` (0 top left to 8): `x`, `o` or `-`.
@@ -310,7 +317,7 @@ mod tests {
 
 #[cfg(test)]
 mod board_tests {
-    use topitop_game_api::Game;
+    use topitop_game_api::{Game, Presentation};
 
     use super::{Board, TicTacToe};
 

@@ -57,7 +57,7 @@ impl From<BadSize> for RulesError {
 }
 
 /// One of the eight directions a topple can fall in. North is towards
-/// higher rows (up, as [`Game::show`](topitop_game_api::Game::show)
+/// higher rows (up, as [`Presentation::show`](topitop_game_api::Presentation::show)
 /// draws the board), east towards later files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]

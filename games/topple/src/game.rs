@@ -3,7 +3,9 @@
 //! ([`crate::tier`]), [`Registered`] for the command.
 
 use crate::error::ParseError;
-use topitop_game_api::{BoardArt, Game, GameError, GameOption, Options, Registered, TierType, Tiered, Value};
+use topitop_game_api::{
+    BoardArt, Game, GameError, GameOption, Options, Presentation, Registered, Search, TierType, Tiered, Value,
+};
 
 use crate::position::{Color, Phase, Position};
 use crate::rules::{Move, Outcome, Topple};
@@ -49,14 +51,6 @@ impl Game for Topple {
         Topple::check(self, pos).map_err(GameError::rules)
     }
 
-    fn facts(&self, pos: &Position) -> Vec<(String, String)> {
-        crate::words::facts(pos)
-    }
-
-    fn ending(&self, pos: &Position) -> Option<String> {
-        crate::words::ending(self, pos)
-    }
-
     fn parse_position(&self, text: &str) -> Result<Position, GameError> {
         self.parse(text).map_err(game_error)
     }
@@ -73,12 +67,40 @@ impl Game for Topple {
         Topple::format_move(self, mv)
     }
 
-    fn player_names(&self) -> [&'static str; 2] {
-        [Color::Red.name(), Color::Blue.name()]
-    }
-
     fn player_to_move(&self, pos: &Position) -> usize {
         pos.turn().index()
+    }
+
+    /// The board's symmetries ([`crate::symmetry`]) and the reserve
+    /// symmetry of [`crate::tier`]: reserves at least the supply left play
+    /// alike.
+    fn has_symmetries(&self) -> bool {
+        true
+    }
+
+    fn images(&self, pos: &Position) -> Vec<Position> {
+        Topple::images(self, pos)
+    }
+
+    #[inline]
+    fn canonical(&self, pos: &Position) -> Position {
+        Topple::canonical(self, pos)
+    }
+}
+
+/// Topple shown: the board as text, what a player reads beside it, the
+/// rules, and the boards of GamesmanUni and the page.
+impl Presentation for Topple {
+    fn facts(&self, pos: &Position) -> Vec<(String, String)> {
+        crate::words::facts(pos)
+    }
+
+    fn ending(&self, pos: &Position) -> Option<String> {
+        crate::words::ending(self, pos)
+    }
+
+    fn player_names(&self) -> [&'static str; 2] {
+        [Color::Red.name(), Color::Blue.name()]
     }
 
     /// The board with row R on top, file letters below, each cell its
@@ -155,23 +177,10 @@ impl Game for Topple {
     fn board_art(&self) -> BoardArt {
         Topple::board_art(self)
     }
-
-    /// The board's symmetries ([`crate::symmetry`]) and the reserve
-    /// symmetry of [`crate::tier`]: reserves at least the supply left play
-    /// alike.
-    fn has_symmetries(&self) -> bool {
-        true
-    }
-
-    fn images(&self, pos: &Position) -> Vec<Position> {
-        Topple::images(self, pos)
-    }
-
-    #[inline]
-    fn canonical(&self, pos: &Position) -> Position {
-        Topple::canonical(self, pos)
-    }
 }
+
+/// No search: positions are answered from a database only.
+impl Search for Topple {}
 
 impl Tiered for Topple {
     type Tier = Tier;

@@ -3,7 +3,7 @@
 //! it reaches any game. Topitop keeps its own solver, database and fast
 //! paths (in `games-topitop-solved`); this is the common ground.
 
-use topitop_game_api::{Game, GameError, Reachability, Value};
+use topitop_game_api::{Game, GameError, Presentation, Reachability, Search, Value};
 
 use crate::cell::Player;
 use crate::error::ParsePositionError;
@@ -97,6 +97,21 @@ impl Game for Rules {
         mv.to_string()
     }
 
+    fn player_to_move(&self, pos: &Position) -> usize {
+        match pos.turn() {
+            Player::Blue => 0,
+            Player::Red => 1,
+        }
+    }
+
+    fn canonical(&self, pos: &Position) -> Position {
+        symmetry::canonical(*pos)
+    }
+}
+
+/// Topitop shown: the board beside its cell numbers, and the AutoGUI
+/// strings GamesmanUni draws it from (its theme is `games-topitop-solved`'s).
+impl Presentation for Rules {
     /// The board beside its cell numbers (as moves name cells), and the
     /// pieces left to place.
     fn show(&self, pos: &Position) -> String {
@@ -118,17 +133,6 @@ impl Game for Rules {
         ["Blue", "Red"]
     }
 
-    fn player_to_move(&self, pos: &Position) -> usize {
-        match pos.turn() {
-            Player::Blue => 0,
-            Player::Red => 1,
-        }
-    }
-
-    fn canonical(&self, pos: &Position) -> Position {
-        symmetry::canonical(*pos)
-    }
-
     fn title(&self) -> String {
         "Topitop".into()
     }
@@ -145,3 +149,6 @@ impl Game for Rules {
         Some(autogui_move(mv))
     }
 }
+
+/// No search: positions are answered from a database only.
+impl Search for Rules {}

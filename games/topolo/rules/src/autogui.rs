@@ -8,7 +8,7 @@
 //! The centres are the board's cells first (cell `b` is centre `b`), then
 //! three buttons a cell, small, mid and large left to right across the
 //! cell's middle (centre `N + 3b + k`). Row 1, Red's side, is at the
-//! bottom, as [`Game::show`](topitop_game_api::Game::show) draws it.
+//! bottom, as [`Presentation::show`](topitop_game_api::Presentation::show) draws it.
 
 use serde_json::json;
 use topitop_game_api::BoardArt;

@@ -4,7 +4,9 @@
 //! class, tiers by the class filled first and the pieces in each class.
 
 use crate::error::ParseError;
-use topitop_game_api::{Estimates, Game, GameError, GameOption, Options, Registered, Tiered, Value};
+use topitop_game_api::{
+    Estimates, Game, GameError, GameOption, Options, Presentation, Registered, Search, Tiered, Value,
+};
 
 use crate::layout::Layout;
 
@@ -60,14 +62,6 @@ impl Game for Topolo {
         Topolo::check(self, pos).map_err(GameError::rules)
     }
 
-    fn facts(&self, pos: &Position) -> Vec<(String, String)> {
-        crate::words::facts(self, pos)
-    }
-
-    fn ending(&self, pos: &Position) -> Option<String> {
-        crate::words::ending(self, pos)
-    }
-
     fn parse_position(&self, text: &str) -> Result<Position, GameError> {
         self.parse(text).map_err(game_error)
     }
@@ -90,44 +84,6 @@ impl Game for Topolo {
         Topolo::canonical(self, pos)
     }
 
-    fn can_estimate(&self) -> bool {
-        true
-    }
-
-    /// Monte Carlo tree search on every core ([`crate::search`]; the
-    /// benchmark in docs/topolo.md chose it over alpha-beta), its trees
-    /// within [`crate::search::MEMORY`].
-    fn estimate(
-        &self,
-        pos: &Position,
-        budget: std::time::Duration,
-        stop: &std::sync::atomic::AtomicBool,
-    ) -> Option<Estimates<Move>> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let budget = crate::search::Budget {
-            time: budget,
-            playouts: u64::MAX,
-            memory: crate::search::MEMORY,
-            stop,
-        };
-        let r = crate::search::rank_within(self, pos, crate::search::Method::Mcts, &budget, threads, 1);
-        Some(Estimates {
-            method: if r.exact {
-                "exact"
-            } else {
-                crate::search::Method::Mcts.name()
-            },
-            work: r.work,
-            // A move no random game went through has the search's neutral
-            // ½, which is no estimate: said as none.
-            moves: r
-                .moves
-                .into_iter()
-                .map(|e| (e.mv, (r.exact || e.visits > 0).then_some(e.score)))
-                .collect(),
-        })
-    }
-
     fn has_symmetries(&self) -> bool {
         true
     }
@@ -137,6 +93,25 @@ impl Game for Topolo {
         all.sort_unstable();
         all.dedup();
         all
+    }
+
+    fn player_to_move(&self, pos: &Position) -> usize {
+        match self.to_move(pos) {
+            Color::Red => 0,
+            Color::Black => 1,
+        }
+    }
+}
+
+/// Topolo shown: the board as text, what a player reads beside it, the
+/// rules, and the boards of GamesmanUni and the page.
+impl Presentation for Topolo {
+    fn facts(&self, pos: &Position) -> Vec<(String, String)> {
+        crate::words::facts(self, pos)
+    }
+
+    fn ending(&self, pos: &Position) -> Option<String> {
+        crate::words::ending(self, pos)
     }
 
     fn title(&self) -> String {
@@ -174,13 +149,6 @@ impl Game for Topolo {
 
     fn board_art(&self) -> topitop_game_api::BoardArt {
         Topolo::board_art(self)
-    }
-
-    fn player_to_move(&self, pos: &Position) -> usize {
-        match self.to_move(pos) {
-            Color::Red => 0,
-            Color::Black => 1,
-        }
     }
 
     /// The board with row R on top and row 1 (Red's side) at the bottom,
@@ -236,6 +204,47 @@ impl Game for Topolo {
             }
         }
         out
+    }
+}
+
+/// The player for boards no database holds.
+impl Search for Topolo {
+    fn can_estimate(&self) -> bool {
+        true
+    }
+
+    /// Monte Carlo tree search on every core ([`crate::search`]; the
+    /// benchmark in docs/topolo.md chose it over alpha-beta), its trees
+    /// within [`crate::search::MEMORY`].
+    fn estimate(
+        &self,
+        pos: &Position,
+        budget: std::time::Duration,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Estimates<Move>> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let budget = crate::search::Budget {
+            time: budget,
+            playouts: u64::MAX,
+            memory: crate::search::MEMORY,
+            stop,
+        };
+        let r = crate::search::rank_within(self, pos, crate::search::Method::Mcts, &budget, threads, 1);
+        Some(Estimates {
+            method: if r.exact {
+                "exact"
+            } else {
+                crate::search::Method::Mcts.name()
+            },
+            work: r.work,
+            // A move no random game went through has the search's neutral
+            // ½, which is no estimate: said as none.
+            moves: r
+                .moves
+                .into_iter()
+                .map(|e| (e.mv, (r.exact || e.visits > 0).then_some(e.score)))
+                .collect(),
+        })
     }
 }
 
@@ -375,13 +384,13 @@ mod tests {
         let g = Topolo::new(Shape::new(8, 8).unwrap(), Variant::Full);
         let start = g.start();
         let stop = std::sync::atomic::AtomicBool::new(true);
-        let est = Game::estimate(&g, &start, std::time::Duration::from_secs(5), &stop).unwrap();
+        let est = Search::estimate(&g, &start, std::time::Duration::from_secs(5), &stop).unwrap();
         assert_eq!(est.work, 0, "{est:?}");
         assert!(!est.moves.is_empty());
         assert!(est.moves.iter().all(|(_, s)| s.is_none()), "{est:?}");
         // Given time, every move played is estimated.
         let go = std::sync::atomic::AtomicBool::new(false);
-        let est = Game::estimate(&g, &start, std::time::Duration::from_millis(300), &go).unwrap();
+        let est = Search::estimate(&g, &start, std::time::Duration::from_millis(300), &go).unwrap();
         assert!(est.work > 0);
         assert!(est.moves.first().and_then(|m| m.1).is_some(), "{est:?}");
     }

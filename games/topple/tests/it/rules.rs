@@ -2,7 +2,7 @@
 //! number first), checked through the public interface.
 
 use games_topple::{transition, Color, Move, Phase, Position, Topple};
-use topitop_game_api::{Game, Options, Registered, Value};
+use topitop_game_api::{Game, Options, Presentation, Registered, Value};
 
 fn game(variant: &str) -> Topple {
     <Topple as Registered>::from_variant(variant).unwrap()

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use games_topitop_rules::perft::perft;
 use games_topitop_rules::{Budget, Rules, Ruleset, Variant};
-use topitop_game_api::Game;
+use topitop_game_api::{Game, Presentation};
 
 /// Move sequences and distinct positions at each depth, through the
 /// interface alone.
