@@ -336,7 +336,8 @@ fn answer_lines(json: bool, answer: impl Fn(&str) -> anyhow::Result<Answer>) -> 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The position, e.g. 1_---------; without it, positions are read from
+    /// The position, in the game's notation (Topitop's `1_---------`,
+    /// tic-tac-toe's `---/---/---`); without it, positions are read from
     /// standard input, one per line, and answered as TSV rows (or, with
     /// --json, JSON Lines: one object per line, `{"position", "error"}` for
     /// a bad one).

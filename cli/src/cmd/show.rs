@@ -49,6 +49,9 @@ struct Report {
     position: String,
     turn: &'static str,
     primitive: Option<&'static str>,
+    /// Why the game is over, in the game's words ([`Presentation::ending`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ending: Option<String>,
     canonical: String,
     autogui_position: Option<String>,
     #[serde(flatten)]
@@ -103,6 +106,7 @@ pub fn run_with<G: Presentation>(game: G, args: Args, details: &dyn Details<G>) 
         position: game.format_position(&pos),
         turn: game.player_names()[game.player_to_move(&pos)],
         primitive: game.primitive(&pos).map(|v| v.name()),
+        ending: game.ending(&pos),
         canonical: game.format_position(&game.canonical(&pos)),
         autogui_position: game.autogui_position(&pos),
         details: fields(&extra),
@@ -127,6 +131,9 @@ pub fn run_with<G: Presentation>(game: G, args: Args, details: &dyn Details<G>) 
     writeln!(out)?;
     writeln!(out, "Turn       {}", r.turn)?;
     writeln!(out, "Primitive  {}", r.primitive.unwrap_or("no (game goes on)"))?;
+    if let Some(why) = &r.ending {
+        writeln!(out, "Ending     {why}")?;
+    }
     writeln!(out, "Canonical  {}", r.canonical)?;
     if let Some(a) = &r.autogui_position {
         writeln!(out, "AutoGUI    {a}")?;
@@ -154,7 +161,8 @@ pub fn run_with<G: Presentation>(game: G, args: Args, details: &dyn Details<G>) 
 /// Arguments of `show`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// One-line position string, e.g. `1_---------` or `1_LS-L-SLLS45`.
+    /// The game's position string, as `query` and `export` print it (e.g.
+    /// Topitop's `1_LS-L-SLLS45`, tic-tac-toe's `xo-/-x-/---`).
     // A position may start with `-` (tic-tac-toe's empty board); the
     // command's own options are still read as options.
     #[arg(value_name = "POSITION", allow_hyphen_values = true)]

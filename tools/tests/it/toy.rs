@@ -55,6 +55,9 @@ fn tic_tac_toe_goes_through_every_command() {
     assert_eq!(q["moves"][0]["moveValue"], "win");
     let rows = ok(&[&["export", "--dir", d][..], &g].concat());
     assert_eq!(rows.lines().count(), 1 + 5478, "a header and a row a position");
+    // `show` names why a game is over, in the game's words.
+    let shown = ok(&[&["show", "xxx/oo-/---"][..], &g].concat());
+    assert!(shown.contains("Ending     X has three in a row"), "{shown}");
     let perft = ok(&[&["perft", "9"][..], &g].concat());
     assert!(perft.contains("9\t127872\t"), "{perft}");
     let o = topitop(&[&["query", "xxx/ooo/---", "--dir", d][..], &g].concat());
