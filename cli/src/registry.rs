@@ -150,8 +150,9 @@ pub struct TieredCommands<G> {
 }
 
 impl<G: Registered + 'static> TieredCommands<G> {
-    /// The options offered: by default the game's own and the generic
-    /// solver's flags; a game with its own solver names its own.
+    /// The options offered: by default the game's own, and the generic
+    /// solver's `--no-symmetry` for a game with symmetries; a game with
+    /// its own solver names its own.
     #[must_use]
     pub fn options(mut self, options: Vec<GameOption>) -> Self {
         self.options = options;

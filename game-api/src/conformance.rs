@@ -24,6 +24,11 @@
 //!   [`Tiered::walk_positions`] meets the same positions as unranking;
 //! * `fixed-remoteness`: a tier's fixed remoteness is 0 where play ends,
 //!   and one less in every child of a position that goes on;
+//! * `reach`: on a board of at most [`REACH_LIMIT`] indices, every
+//!   position play reaches is found and every indexed one the game
+//!   accepts is walked: a game that says every accepted position is
+//!   reached ([`Reachability::Every`](crate::Reachability)) or answers
+//!   which are must be right (the counts go in the report either way);
 //! * `name`, `variant`: the name is [`Registered::NAME`], and the variant
 //!   string builds the same variant back.
 //!
@@ -87,7 +92,17 @@ pub struct Report {
     pub cut_off: u64,
     /// Positions met along the games.
     pub positions: u64,
+    /// On a board small enough to go through whole ([`REACH_LIMIT`]):
+    /// the symmetry classes play reaches from the start, and those of the
+    /// tiers that [`Game::check`] accepts (a class a position, for a game
+    /// without symmetries).
+    pub reach: Option<(u64, u64)>,
 }
+
+/// The most indices a board may have for [`check_tiered`] to go through
+/// it whole: every position play reaches against every indexed position
+/// the game accepts.
+pub const REACH_LIMIT: u64 = 1 << 21;
 
 impl Report {
     /// Counts one check of `name`; when it fails, `why` says how.
@@ -130,6 +145,20 @@ impl fmt::Display for Report {
                 writeln!(f, "{name}: {e}")?;
             }
         }
+        if let Some((reached, accepted)) = self.reach {
+            write!(
+                f,
+                "the whole board, by symmetry class: play reaches {reached}; check accepts {accepted}"
+            )?;
+            if accepted > reached {
+                write!(
+                    f,
+                    " (solve gives the other {} values; stats and export --reachable leave them out)",
+                    accepted - reached
+                )?;
+            }
+            writeln!(f)?;
+        }
         Ok(())
     }
 }
@@ -159,7 +188,51 @@ pub fn check_tiered<G: Tiered>(game: &G, settings: Settings) -> Report {
     for &tier in &tiers {
         sample_tier(game, tier, settings.samples_per_tier, &mut rng, &mut report);
     }
+    if tiers.iter().map(|&t| game.tier_size(t)).sum::<u64>() <= REACH_LIMIT {
+        check_reach(game, &tiers, &mut report);
+    }
     report
+}
+
+/// Every position play reaches against every indexed position the game
+/// accepts, as [`Game::reachability`] promises: for `Every`, each is
+/// reached; for `Answered`, [`Game::reachable`] says which. Either way
+/// the counts go in the report: a game whose `check` lets through
+/// positions no game reaches sees how many.
+fn check_reach<G: Tiered>(game: &G, tiers: &[G::Tier], report: &mut Report) {
+    let mut seen = std::collections::HashSet::from([game.start()]);
+    let mut stack = vec![game.start()];
+    while let Some(pos) = stack.pop() {
+        for mv in game.moves(&pos) {
+            let child = game.play(&pos, mv);
+            if seen.insert(child) {
+                stack.push(child);
+            }
+        }
+    }
+    // By symmetry class on both sides, as `stats` counts them: an index
+    // may stand for a whole class.
+    let classes: std::collections::HashSet<G::Position> = seen.iter().map(|p| game.canonical(p)).collect();
+    let promise = game.reachability();
+    let mut accepted = 0u64;
+    for &tier in tiers {
+        game.walk_positions(tier, 0..game.tier_size(tier), true, &mut |_, pos| {
+            accepted += 1;
+            let reached = classes.contains(pos);
+            let kept = match promise {
+                crate::Reachability::Every => reached,
+                crate::Reachability::Answered => game.reachable(pos) == reached,
+                crate::Reachability::Search => return,
+            };
+            report.record("reach", kept, || {
+                format!(
+                    "{}: reached by play {reached}, but the game says {promise:?}",
+                    game.format_position(pos)
+                )
+            });
+        });
+    }
+    report.reach = Some((classes.len() as u64, accepted));
 }
 
 /// Checks a registered `game` as [`check_tiered`], and its name and
@@ -409,7 +482,14 @@ mod tests {
             "7".into()
         }
         fn start(&self) -> u8 {
-            7
+            if self.flaw == Some("reach") {
+                6
+            } else {
+                7
+            }
+        }
+        fn reachability(&self) -> crate::Reachability {
+            crate::Reachability::Every
         }
         fn moves(&self, pos: &u8) -> Vec<u8> {
             let mut m: Vec<u8> = (1..=2).filter(|&k| k <= *pos).collect();
@@ -521,7 +601,7 @@ mod tests {
 
     #[test]
     fn each_broken_promise_is_caught_by_its_own_check() {
-        for flaw in ["name", "game-over", "move-text", "rank", "tier"] {
+        for flaw in ["name", "game-over", "move-text", "rank", "tier", "reach"] {
             let report = check_registered(&Heap { flaw: Some(flaw) }, Settings::default());
             let failed: Vec<_> = report
                 .checks

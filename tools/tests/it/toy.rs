@@ -112,6 +112,10 @@ fn check_puts_every_game_through_the_contract() {
         let tiered = game[1] != "topitop";
         assert_eq!(out.lines().any(|l| l.starts_with("rank ")), tiered, "{out}");
     }
+    // A board small enough is gone through whole: tic-tac-toe's every
+    // position is reached, as stats counts them.
+    let whole = ok(&["check", "--game", "tictactoe", "--games", "5", "--seed", "1"]);
+    assert!(whole.contains("play reaches 5478; check accepts 5478"), "{whole}");
     // One seed, the same games; and nonsense refused before anything runs.
     let a = ok(&[
         "check", "--game", "topple", "--board", "2x2", "--seed", "3", "--games", "5",
