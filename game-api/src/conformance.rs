@@ -188,7 +188,11 @@ pub fn check_tiered<G: Tiered>(game: &G, settings: Settings) -> Report {
     for &tier in &tiers {
         sample_tier(game, tier, settings.samples_per_tier, &mut rng, &mut report);
     }
-    if tiers.iter().map(|&t| game.tier_size(t)).sum::<u64>() <= REACH_LIMIT {
+    // Saturating: a large board's sizes may add up past a u64.
+    let indices = tiers
+        .iter()
+        .fold(0u64, |a, &t| a.saturating_add(game.tier_size(t)));
+    if indices <= REACH_LIMIT {
         check_reach(game, &tiers, &mut report);
     }
     report
@@ -434,7 +438,7 @@ fn sample_tier<G: Tiered>(game: &G, tier: G::Tier, samples: u32, rng: &mut Rng, 
     let name = game.tier_name(tier);
     for _ in 0..samples {
         let start = rng.below(size);
-        let range = start..size.min(start + 16);
+        let range = start..size.min(start.saturating_add(16));
         let mut unranked = Vec::new();
         for i in range.clone() {
             if let Some(p) = game.position(tier, i) {
