@@ -280,7 +280,7 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
         cmd::crosscheck::generic::run(&game, args)
     }
     fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
-        Ok(Arc::new(topitop_serve::tiered::TieredShelf::<G>::new(
+        Ok(Arc::new(topitop_serve::served::TieredShelf::<G>::new(
             std::time::Duration::from_millis(args.search_ms),
         )))
     }

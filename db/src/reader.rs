@@ -129,6 +129,22 @@ pub trait Reader<G: Game>: Sync {
     fn reachable<'a>(&'a self, _game: &'a G) -> Option<Reachable<'a, G::Position>> {
         None
     }
+
+    /// Where the file keeps `pos` (through its canonical form when the
+    /// file holds one position a class), for a person who wants to find
+    /// it there; none for a position the file does not hold.
+    fn place(&self, game: &G, pos: &G::Position) -> Option<Place>;
+}
+
+/// Where a database keeps one position ([`Reader::place`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The tier's name.
+    pub tier: String,
+    /// The position's rank among the tier's.
+    pub rank: u64,
+    /// The tier's size in ranks.
+    pub size: u64,
 }
 
 /// A lookup answered from memory ([`Reader::loaded`]).
@@ -161,6 +177,21 @@ impl<G: Tiered> Reader<G> for SolvedDb {
 
     fn lookup(&self, game: &G, pos: &G::Position) -> Result<Record, DbError> {
         SolvedDb::lookup(self, game, pos)
+    }
+
+    fn place(&self, game: &G, pos: &G::Position) -> Option<Place> {
+        game.check(pos).ok()?;
+        let kept = if self.symmetric() {
+            game.canonical(pos)
+        } else {
+            *pos
+        };
+        let tier = game.tier_of(&kept);
+        Some(Place {
+            tier: game.tier_name(tier),
+            rank: game.index(&kept),
+            size: game.tier_size(tier),
+        })
     }
 
     fn chunks<'a>(&'a self, game: &'a G, t: usize) -> Result<Chunks<'a, G::Position>, DbError> {

@@ -3,9 +3,9 @@
 //!
 //! [`routes`] answers each route (a pure function of path and query,
 //! tested without a socket) from the served variants, each a
-//! [`ServedVariant`]: [`tiered`] serves any game behind the game interface
-//! from its database, and a game with its own database format (Topitop, in
-//! `games-topitop-solved`) implements [`ServedVariant`] itself. [`catalog`]
+//! [`ServedVariant`]: [`served`] serves any game behind the game interface
+//! from its database, read through the shared reader (whatever the file's
+//! format), or by its search. [`catalog`]
 //! finds every game's database files in the served directory, through the
 //! game's [`catalog::Shelf`], and reloads them as they change. [`response`]
 //! builds the position object (shared with the command's `query` and
@@ -28,13 +28,13 @@ pub mod page;
 pub mod response;
 pub mod routes;
 pub mod searches;
+pub mod served;
 pub mod server;
 pub mod socket;
-pub mod tiered;
 pub mod variant;
 
 pub use hyper::StatusCode;
-pub use response::{respond_game, MoveResponse, PositionResponse};
+pub use response::{respond_game, GameOver, MoveResponse, PositionResponse};
 pub use routes::{App, Reply};
 pub use server::Limits;
 pub use variant::{Notes, PositionError, ServedGame, ServedVariant};

@@ -1,13 +1,13 @@
 //! GamesmanUni's position object: the value and remoteness of a position
 //! and of every move, with the mover's move value and delta remoteness,
 //! sorted best to worst exactly as GamesmanUni's backend sorts them; built
-//! here for any game behind the game interface ([`respond_game`]), and by
-//! a game's own fast path through [`finish_moves`].
+//! here for any game behind the game interface, from a database read
+//! through the shared reader ([`respond_game`]) or from its search
+//! ([`respond_estimated`]).
 
 use serde::Serialize;
-use topitop_db::DbError;
-use topitop_db::SolvedDb;
-use topitop_game_api::{Presentation, Record, Search, Tiered, Value};
+use topitop_db::{DbError, Reader};
+use topitop_game_api::{Game, Presentation, Record, Search, Value};
 
 /// GamesmanUni's remoteness for a draw.
 pub const DRAW_REMOTENESS: i64 = -200;
@@ -139,24 +139,54 @@ pub fn autogui_position<G: Presentation>(game: &G, pos: &G::Position) -> String 
     format!("{}_{entities}", game.player_to_move(pos) + 1)
 }
 
-/// The position object of `pos` of `game`, with records from `db`. A
-/// move's value for its maker is the child's, seen from the other side
-/// when the child's player to move is the other one.
+/// How a position object names a position where the game is over
+/// without a winner and that the database stores as a draw (a side to
+/// move without a move, where the rules call that a draw).
+/// GamesmanUni knows a draw only as endless play and announces a loss at
+/// a draw without moves; GamesmanClassic's word for a finite end without
+/// a winner is a tie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GameOver {
+    /// As stored: `draw`, remoteness −200 (`query`, `play`).
+    #[default]
+    AsStored,
+    /// `tie`, remoteness 0: the game is over, with no winner (the server,
+    /// for GamesmanUni).
+    DrawIsTie,
+}
+
+/// The value name and remoteness shown for `pos`, whose record is `rec`.
+fn shown<G: Game>(game: &G, pos: &G::Position, rec: Record, over: GameOver) -> (&'static str, i64) {
+    let ended = over == GameOver::DrawIsTie
+        && rec.value() == Some(Value::Draw)
+        && game.primitive(pos) == Some(Value::Draw);
+    if ended {
+        (Value::Tie.name(), 0)
+    } else {
+        (value_name(rec), uni_remoteness(rec))
+    }
+}
+
+/// The position object of `pos` of `game`, with records from `db`, a
+/// game over without a winner named as `over` says. A move's value for
+/// its maker is the child's, seen from the other side when the child's
+/// player to move is the other one. The moves come in the game's order
+/// where the sort leaves a tie.
 ///
 /// # Errors
 /// A position outside the database, or a damaged block.
-pub fn respond_game<G: Tiered + Presentation>(
+pub fn respond_game<G: Game + Presentation, R: Reader<G> + ?Sized>(
     game: &G,
-    db: &SolvedDb,
+    db: &R,
     pos: &G::Position,
+    over: GameOver,
 ) -> Result<PositionResponse, DbError> {
     let rec = db.lookup(game, pos)?;
     let mover = game.player_to_move(pos);
     let mut moves = Vec::new();
     for mv in game.moves(pos) {
         let child = game.play(pos, mv);
-        let c = db.lookup(game, &child)?;
-        let value = value_name(c);
+        let (value, remoteness) = shown(game, &child, db.lookup(game, &child)?, over);
         let turn_passes = game.player_to_move(&child) != mover;
         let move_value = match value {
             "win" if turn_passes => "lose",
@@ -170,18 +200,19 @@ pub fn respond_game<G: Tiered + Presentation>(
             position: game.format_position(&child),
             autogui_position: autogui_position(game, &child),
             position_value: value,
-            remoteness: uni_remoteness(c),
+            remoteness,
             move_value,
             delta_remoteness: 0,
             estimate: None,
         });
     }
     finish_moves(&mut moves);
+    let (position_value, remoteness) = shown(game, pos, rec, over);
     Ok(PositionResponse {
         position: game.format_position(pos),
         autogui_position: autogui_position(game, pos),
-        position_value: value_name(rec),
-        remoteness: uni_remoteness(rec),
+        position_value,
+        remoteness,
         moves,
         estimated: None,
     })

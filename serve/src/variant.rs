@@ -1,13 +1,12 @@
 //! What the routes need of a served variant, whatever its game: its names,
 //! its start, its board for GamesmanUni's AutoGUI, its rules text and the
-//! position object of any position. Every game behind the game interface
-//! ([`crate::tiered::TieredVariant`]) and Topitop's variants (served from
-//! its own format by `games-topitop-solved`) are served through this alone.
+//! position object of any position. Every game is served through this
+//! alone, as a [`crate::served::GameVariant`].
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use topitop_db::DbError;
+use topitop_db::{DbError, Place};
 use topitop_game_api::BoardArt;
 
 use crate::response::PositionResponse;
@@ -46,19 +45,14 @@ pub struct Notes {
 }
 
 /// The facts that say where a database keeps a position, for a
-/// researcher: its tier's name, its rank among the tier's `size`
-/// positions, and the `query` command that reads it from the file at
-/// `db`, the path the server opened (relative to where it runs when its
-/// folder was given so), with the position string `p`, each quoted for a
-/// shell: pasted where the server runs, it works. Every served game lists
-/// them alike.
-pub fn database_facts(
-    tier: String,
-    rank: u64,
-    size: u64,
-    db: &std::path::Path,
-    p: &str,
-) -> Vec<(String, String)> {
+/// researcher: its tier's name, its rank among the tier's positions
+/// (`at`), and the `query` command that reads it from the file at `db`,
+/// the path the server opened (relative to where it runs when its folder
+/// was given so), with the position string `p`, each quoted for a shell:
+/// pasted where the server runs, it works. Every served game lists them
+/// alike.
+pub fn database_facts(at: Place, db: &std::path::Path, p: &str) -> Vec<(String, String)> {
+    let Place { tier, rank, size } = at;
     vec![
         ("Tier".into(), tier),
         ("Rank in its tier".into(), format!("{rank} of {size} (from 0)")),
@@ -159,16 +153,19 @@ pub struct ServedGame {
 
 #[cfg(test)]
 mod tests {
-    use super::database_facts;
+    use super::{database_facts, Place};
 
     #[test]
     fn the_query_line_names_the_file_where_the_server_found_it() {
         // The line once named the file alone, so that pasting it where the
         // server runs (`serve --dir data`) found no such file.
+        let at = Place {
+            tier: "t".into(),
+            rank: 3,
+            size: 10,
+        };
         let facts = database_facts(
-            "t".into(),
-            3,
-            10,
+            at,
             std::path::Path::new("data/my dbs/topolo_3x3.db"),
             ".../.../... r",
         );

@@ -143,7 +143,12 @@ impl Source {
         pos: &G::Position,
     ) -> anyhow::Result<topitop_serve::PositionResponse> {
         match self {
-            Source::Db(db) => Ok(topitop_serve::respond_game(game, db, pos)?),
+            Source::Db(db) => Ok(topitop_serve::respond_game(
+                game,
+                db.as_ref(),
+                pos,
+                topitop_serve::GameOver::AsStored,
+            )?),
             Source::Search(budget) => {
                 let never = std::sync::atomic::AtomicBool::new(false);
                 topitop_serve::response::respond_estimated(game, pos, *budget, &never)

@@ -2,8 +2,8 @@
 //! with how Topitop's moves are written and what its board letters mean.
 
 use games_topitop_rules::explain::LEGEND;
-use games_topitop_solved::respond;
 use topitop_cli::cmd::play::{play, Args};
+use topitop_serve::{respond_game, GameOver};
 
 use crate::options::DbOptions;
 
@@ -15,5 +15,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "Topitop, rules {} — moves like B5 (place a bucket on cell 5), S1, L1, 4-5 (slide from cell 4 to 5), None; also: hint, hints, undo, quit\nBoard letters: {LEGEND}",
         rules.ruleset()
     );
-    play(&rules, &args, &greeting, |&pos| Ok(respond(&db, rules, pos)?))
+    play(&rules, &args, &greeting, |pos| {
+        Ok(respond_game(&rules, &db, pos, GameOver::AsStored)?)
+    })
 }

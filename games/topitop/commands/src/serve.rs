@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use games_topitop_solved::uni::catalog::Files;
+use games_topitop_solved::catalog::Files;
 use topitop_cli::cmd::serve::Args;
 use topitop_cli::registry::Shelved;
 

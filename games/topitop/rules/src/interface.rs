@@ -3,7 +3,7 @@
 //! it reaches any game. Topitop keeps its own solver, database and fast
 //! paths (in `games-topitop-solved`); this is the common ground.
 
-use topitop_game_api::{Game, GameError, Presentation, Reachability, Search, Value};
+use topitop_game_api::{BoardArt, Game, GameError, Presentation, Reachability, Search, Value};
 
 use crate::cell::Player;
 use crate::error::ParsePositionError;
@@ -12,7 +12,7 @@ use crate::moves::Move;
 use crate::notation::{autogui_entities, autogui_move, parse_position};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::symmetry;
+use crate::{shown, symmetry};
 
 impl Game for Rules {
     type Position = Position;
@@ -41,8 +41,14 @@ impl Game for Rules {
         Rules::start(*self)
     }
 
+    /// The legal moves as GamesmanClassic lists them to a player: its
+    /// list is built by putting each move generated in front, so the last
+    /// generated comes first (the order GamesmanUni's sort keeps among
+    /// equal moves).
     fn moves(&self, pos: &Position) -> Vec<Move> {
-        self.legal_moves(*pos).as_slice().to_vec()
+        let mut moves = self.legal_moves(*pos).as_slice().to_vec();
+        moves.reverse();
+        moves
     }
 
     fn play(&self, pos: &Position, mv: Move) -> Position {
@@ -109,8 +115,9 @@ impl Game for Rules {
     }
 }
 
-/// Topitop shown: the board beside its cell numbers, and the AutoGUI
-/// strings GamesmanUni draws it from (its theme is `games-topitop-solved`'s).
+/// Topitop shown: the board beside its cell numbers, the AutoGUI strings
+/// and theme GamesmanUni draws it from, the page's drawings, the rules
+/// text and what the page says beside the board ([`crate::shown`]).
 impl Presentation for Rules {
     /// The board beside its cell numbers (as moves name cells), and the
     /// pieces left to place.
@@ -147,6 +154,27 @@ impl Presentation for Rules {
 
     fn autogui_move(&self, _pos: &Position, mv: Move) -> Option<String> {
         Some(autogui_move(mv))
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        Some(shown::theme::image_autogui_data().to_string())
+    }
+
+    fn board_art(&self) -> BoardArt {
+        shown::art::board_art()
+    }
+
+    /// Only the English text is written.
+    fn instructions(&self) -> String {
+        shown::instructions::instructions(self.ruleset())
+    }
+
+    fn facts(&self, pos: &Position) -> Vec<(String, String)> {
+        shown::words::facts(*self, *pos)
+    }
+
+    fn ending(&self, pos: &Position) -> Option<String> {
+        shown::words::ending(*self, *pos)
     }
 }
 

@@ -25,6 +25,7 @@ pub mod position;
 pub mod rank;
 pub mod rules;
 pub mod sample;
+pub mod shown;
 pub mod symmetry;
 pub mod tier;
 mod unmove;

@@ -4,9 +4,9 @@
 use std::collections::{HashMap, VecDeque};
 
 use games_topitop_rules::{parse_position_syntax, play_unchecked, Move, Position};
-use games_topitop_solved::respond;
 use games_topitop_solved::Database;
 use serde::Serialize;
+use topitop_serve::{respond_game, GameOver};
 
 use super::explain::{rules_difference, Outcome};
 
@@ -87,7 +87,7 @@ fn best_line(db: &Database, pos: Position) -> anyhow::Result<Vec<(Position, Ply)
     let mut line: Vec<(Position, Ply)> = Vec::new();
     let mut at = pos;
     while line.len() < MAX_PLIES {
-        let r = respond(db, rules, at)?;
+        let r = respond_game(&rules, db, &at, GameOver::AsStored)?;
         let best = r.moves.first();
         line.push((
             at,

@@ -5,7 +5,7 @@
 
 use games_topitop_rules::{symmetry, Position, Rules, Tier, Value};
 use rayon::prelude::*;
-use topitop_db::reader::{Chunk, Chunks, Facts, Lookup, Reachable, Reader};
+use topitop_db::reader::{Chunk, Chunks, Facts, Lookup, Place, Reachable, Reader};
 use topitop_db::solved::TierSummary;
 use topitop_db::DbError;
 use topitop_game_api::{Game, Record};
@@ -102,5 +102,18 @@ impl<D: AsRef<[u8]> + Sync> Reader<Rules> for Database<D> {
         Some(Box::new(move |pos| {
             reached.contains_class(self.index(), symmetry::canonical(*pos))
         }))
+    }
+
+    /// The tier is the board's composition, the rank the position's
+    /// among the tier's in the index (both sides to move).
+    fn place(&self, rules: &Rules, pos: &Position) -> Option<Place> {
+        let index = self.index();
+        let tier = Tier::of(pos.board());
+        let (i, range) = (index.index(*pos).ok()?, index.tier_range(tier)?);
+        Some(Place {
+            tier: tier.describe(rules.budget()),
+            rank: i - range.offset,
+            size: 2 * range.half,
+        })
     }
 }

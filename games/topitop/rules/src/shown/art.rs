@@ -1,6 +1,6 @@
 //! Topitop's drawings for the browser page of `topitop serve`: the beach
 //! board and its pieces, for the characters of the AutoGUI theme in
-//! [`crate::uni::theme`] (GamesmanUni draws its own bundled images for
+//! [`super::theme`] (GamesmanUni draws its own bundled images for
 //! them instead). Each piece is drawn in a unit box around the origin,
 //! the size of a cell.
 
@@ -63,7 +63,7 @@ const SLOT_DY: [f64; 6] = [-0.22, 0.13, 0.32, -0.03, 0.32, 0.18];
 
 /// The theme's centres with the entity slots moved to [`SLOT_DY`].
 fn page_centers() -> Vec<[f64; 2]> {
-    let mut centers = crate::uni::theme::centers();
+    let mut centers = super::theme::centers();
     for (slot, c) in centers.iter_mut().take(6 * 9).enumerate() {
         let cell = slot / 6;
         let (x, y) = ((cell % 3) as f64 + 0.5, (cell / 3) as f64 + 0.5);
@@ -129,6 +129,6 @@ mod tests {
         assert!(rests(small(small_on_large), large(large_alone)));
         assert!(rests(bucket(on_castle), small(small_on_large)));
         assert!(rests(bucket(on_small), small(small_alone)));
-        assert_eq!(page_centers().len(), crate::uni::theme::CENTERS);
+        assert_eq!(page_centers().len(), super::super::theme::CENTERS);
     }
 }

@@ -1,7 +1,8 @@
 //! GamesmanUni's variants of Topitop and their database files, as the
 //! server's shared catalog ([`topitop_serve::catalog`]) finds, reads and
 //! reloads them: which file is which variant, and how one is read (Topitop's
-//! own format, its rules checked against the file's name).
+//! own format, its rules checked against the file's name). Each is served
+//! as every game is ([`GameVariant`]), through the shared reader.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use std::sync::Arc;
 use games_topitop_rules::{Budget, Rules, RulesError, Ruleset};
 use topitop_game_api::Game;
 use topitop_serve::catalog::{Shelf, Slot};
+use topitop_serve::served::GameVariant;
 use topitop_serve::ServedVariant;
 
 use crate::Database;
@@ -73,17 +75,6 @@ impl VariantSpec {
     }
 }
 
-/// A variant being served: its description, rules and database (in
-/// memory).
-pub struct Served {
-    /// Id, name and rules options.
-    pub spec: VariantSpec,
-    /// The rules, with the server's budget.
-    pub rules: Rules,
-    /// The database of those rules.
-    pub db: Database,
-}
-
 /// Topitop's database files, one for each variant of [`VARIANTS`] with
 /// the budget served, as `topitop solve --out DIR` names them, listed in
 /// [`VARIANTS`] order; files of other budgets are left alone.
@@ -140,7 +131,7 @@ impl Shelf for Files {
             db.verify_blocks(|_, _| {})
                 .map_err(|e| format!("cannot serve variant {}: {e}", spec.id))?;
         }
-        Ok(Arc::new(Served { spec, rules, db }))
+        Ok(Arc::new(GameVariant::new(rules, db)?.named(spec.id, spec.name)))
     }
 
     fn missing(&self, dir: &Path) -> String {
@@ -167,12 +158,15 @@ impl Shelf for Files {
 mod tests {
     use std::path::PathBuf;
 
-    use games_topitop_rules::{parse_position, Variant};
+    use games_topitop_rules::{parse_position, StateIndex, Value, Variant};
+    use hyper::StatusCode;
+    use serde_json::Value as Json;
     use topitop_serve::catalog::{Catalog, Change};
-    use topitop_serve::App;
+    use topitop_serve::response::DRAW_REMOTENESS;
+    use topitop_serve::{App, PositionResponse, Reply};
 
     use super::*;
-    use crate::uni::response::respond;
+    use topitop_serve::{respond_game, GameOver};
 
     #[test]
     fn variant_table_covers_every_ruleset_once() {
@@ -242,7 +236,8 @@ mod tests {
             let reply = app.get("/topitop/regular/positions/", Some(&format!("p={p}")));
             assert_eq!(reply.status, hyper::StatusCode::OK, "{p}");
             let pos = parse_position(p, db.rules().budget()).unwrap();
-            let want = serde_json::to_vec(&respond(db, db.rules(), pos).unwrap()).unwrap();
+            let want = respond_game(&db.rules(), db, &pos, GameOver::DrawIsTie).unwrap();
+            let want = serde_json::to_vec(&want).unwrap();
             assert_eq!(reply.body, want, "{p}");
         }
     }
@@ -356,5 +351,179 @@ mod tests {
         assert_eq!(app.variant_ids(GAME_ID), ["regular", "misere", "v0"]);
         let reply = app.get("/topitop/misere/positions/", Some("p=1_---------"));
         assert_eq!(reply.status, hyper::StatusCode::OK);
+    }
+
+    /// An app serving the tiny-budget databases of option 0 and v0, solved
+    /// and written into `dir`.
+    fn app(dir: &Path) -> Arc<App> {
+        solved(dir, &[STANDARD, Ruleset::V0]);
+        served(dir).0
+    }
+
+    fn json(reply: &Reply) -> Json {
+        serde_json::from_slice(&reply.body).unwrap()
+    }
+
+    /// Status and JSON body of `GET path?query`.
+    fn get(app: &App, path: &str, query: Option<&str>) -> (StatusCode, Json) {
+        let reply = app.get(path, query);
+        (reply.status, json(&reply))
+    }
+
+    fn error_of(app: &App, path: &str, query: Option<&str>, status: StatusCode) -> String {
+        let (got, body) = get(app, path, query);
+        assert_eq!(got, status, "{path}?{query:?}: {body}");
+        body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error text: {body}"))
+            .to_string()
+    }
+
+    #[test]
+    fn fixed_routes() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app(dir.path());
+        let (status, games) = get(&app, "/", None);
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(games[0]["id"], GAME_ID);
+        assert_eq!(games.as_array().unwrap().len(), 1);
+        // Both spellings of a route, with and without the trailing slash.
+        for path in ["/topitop", "/topitop/"] {
+            let (status, game) = get(&app, path, None);
+            assert_eq!(status, StatusCode::OK);
+            let ids: Vec<&str> = game["variants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v["id"].as_str().unwrap())
+                .collect();
+            assert_eq!(ids, [VARIANTS[0].id, VARIANTS[8].id], "only the variants on disk");
+        }
+        let (status, variant) = get(&app, "/topitop/regular/", None);
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(variant["startPosition"], "1_---------");
+        assert_eq!(variant["imageAutoGUIData"]["defaultTheme"], "beach");
+        let (status, text) = get(&app, "/topitop/v0/instructions/", Some("locale=fr"));
+        assert_eq!(status, StatusCode::OK);
+        assert!(text["instructions"].as_str().unwrap().contains("Topitop"));
+    }
+
+    #[test]
+    fn a_position_is_the_response_object_of_its_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app(dir.path());
+        let budget: Budget = BUDGET.parse().unwrap();
+        let rules = Rules::with_budget(Ruleset::V1(games_topitop_rules::Variant::DEFAULT), budget);
+        let db = crate::Database::open(crate::path_in(dir.path(), rules)).unwrap();
+        for (p, query) in [
+            ("1_---------", "p=1_---------"),
+            ("2_S--------", "p=2_S--------"),
+            // Encoded or not, GamesmanUni's positions are read alike.
+            ("1_S--L-----", "p=1%5FS--L-----"),
+        ] {
+            let (status, body) = get(&app, "/topitop/regular/positions/", Some(query));
+            assert_eq!(status, StatusCode::OK, "{body}");
+            let pos = parse_position(p, budget).unwrap();
+            let want =
+                serde_json::to_value(respond_game(&rules, &db, &pos, GameOver::AsStored).unwrap()).unwrap();
+            assert_eq!(body, want, "{p}");
+            assert_eq!(
+                body["moves"].as_array().unwrap().len(),
+                rules.legal_moves(pos).len()
+            );
+        }
+    }
+
+    #[test]
+    fn bad_requests_get_error_objects() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app(dir.path());
+        let e = error_of(&app, "/chess/", None, StatusCode::NOT_FOUND);
+        assert!(e.contains("Invalid Game"), "{e}");
+        let e = error_of(&app, "/topitop/misere/", None, StatusCode::NOT_FOUND);
+        assert!(e.contains("Invalid Variant") && e.contains("regular, v0"), "{e}");
+        let e = error_of(&app, "/topitop/regular/nothing/", None, StatusCode::NOT_FOUND);
+        assert!(e.contains("no route"), "{e}");
+        error_of(&app, "/topitop//", None, StatusCode::NOT_FOUND);
+        let e = error_of(&app, "/topitop/regular/positions/", None, StatusCode::BAD_REQUEST);
+        assert!(e.contains("missing query parameter p"), "{e}");
+        for bad in ["p=1_ZZZ", "p=", "p=3_---------", "p=1_RR-------"] {
+            let e = error_of(
+                &app,
+                "/topitop/regular/positions/",
+                Some(bad),
+                StatusCode::BAD_REQUEST,
+            );
+            assert!(e.starts_with("Invalid Position"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_replaced_variant_set_is_served_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app(dir.path());
+        let files = Files {
+            budget: BUDGET.parse().unwrap(),
+        };
+        let mut served = Catalog::open(Arc::new(files), dir.path()).served().variants;
+        let v0 = served.pop().unwrap();
+        app.replace(GAME_ID, GAME_NAME, vec![v0]);
+        let (_, game) = get(&app, "/topitop/", None);
+        assert_eq!(game["variants"][0]["id"], "v0");
+        assert_eq!(game["variants"].as_array().unwrap().len(), 1);
+        error_of(&app, "/topitop/regular/", None, StatusCode::NOT_FOUND);
+        app.replace(GAME_ID, GAME_NAME, served);
+        assert_eq!(app.variant_ids(GAME_ID), ["regular"]);
+    }
+    #[test]
+    fn a_v0_game_over_without_a_winner_is_a_tie_for_gamesman_uni_only() {
+        // Only Blue has buckets: Red is often stuck, which v0 calls a draw.
+        let budget: Budget = "2/0/1/2".parse().unwrap();
+        let rules = Rules::with_budget(Ruleset::V0, budget);
+        let dir = tempfile::tempdir().unwrap();
+        let path = crate::path_in(dir.path(), rules);
+        let solution = crate::solve(rules, crate::SolveOptions::default(), |_| {});
+        crate::write(&path, &solution, &crate::WriteOptions::default(), |_, _| {}).unwrap();
+        let db = Database::open(&path).unwrap();
+        let states = StateIndex::new(budget);
+        let stuck = states
+            .walk(0, states.len())
+            .find(|&p| rules.primitive(p) == Some(Value::Draw) && db.get(p).is_ok())
+            .expect("a stuck position");
+        let stored = respond_game(&rules, &db, &stuck, GameOver::AsStored).unwrap();
+        assert_eq!(
+            (stored.position_value, stored.remoteness),
+            ("draw", DRAW_REMOTENESS)
+        );
+        let uni = respond_game(&rules, &db, &stuck, GameOver::DrawIsTie).unwrap();
+        assert_eq!((uni.position_value, uni.remoteness), ("tie", 0));
+        assert!(uni.moves.is_empty() && stored.moves.is_empty());
+        let mut parents = Vec::new();
+        rules.parents(stuck, &mut parents);
+        let parent = parents
+            .into_iter()
+            .find(|&p| db.get(p).is_ok() && rules.primitive(p).is_none())
+            .expect("a parent in play");
+        let stored = respond_game(&rules, &db, &parent, GameOver::AsStored).unwrap();
+        let uni = respond_game(&rules, &db, &parent, GameOver::DrawIsTie).unwrap();
+        // The parent keeps its own value; only the move that ends the game
+        // changes its name.
+        assert_eq!(
+            (uni.position_value, uni.remoteness),
+            (stored.position_value, stored.remoteness)
+        );
+        let into = |r: &PositionResponse| {
+            let m = r.moves.iter().find(|m| m.position == stuck.to_string()).unwrap();
+            (m.position_value, m.remoteness, m.move_value, m.delta_remoteness)
+        };
+        assert_eq!(into(&stored), ("draw", DRAW_REMOTENESS, "draw", 0));
+        assert_eq!(into(&uni), ("tie", 0, "tie", 0));
+        // Ties rank before draws and losses.
+        let order = ["win", "tie", "draw", "lose", "unsolved"];
+        let rank = |v: &str| order.iter().position(|&o| o == v);
+        assert!(uni
+            .moves
+            .windows(2)
+            .all(|w| rank(w[0].move_value) <= rank(w[1].move_value)));
     }
 }

@@ -2,7 +2,7 @@
 //! pieces left to place, the slide forbidden for now, and at the end why
 //! the game ended.
 
-use games_topitop_rules::{Player, Position, Rules, Ruleset, Value};
+use crate::{Player, Position, Rules, Ruleset, Value};
 
 /// The pieces left and the forbidden slide.
 pub fn facts(rules: Rules, pos: Position) -> Vec<(String, String)> {
@@ -67,7 +67,7 @@ pub fn ending(rules: Rules, pos: Position) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use games_topitop_rules::{parse_position, Budget, Variant};
+    use crate::{parse_position, Budget, Variant};
 
     #[test]
     fn two_crowned_castles_end_the_game_for_their_owner() {

@@ -1,8 +1,9 @@
 //! Serving a game behind the game interface: a variant is the game (built
 //! from the variant its database records) and what answers its positions:
-//! its database, of either kind, or, for a board too large to solve (8×8
-//! Topolo), the game's search, whose estimates are marked as such. Every
-//! answer comes from the interface and that source alone.
+//! its database, read through the shared [`Reader`] (the shared format of
+//! every tiered game, or a game's own), or, for a board too large to solve
+//! (8×8 Topolo), the game's search, whose estimates are marked as such.
+//! Every answer comes from the interface and that source alone.
 
 use std::marker::PhantomData;
 use std::path::Path;
@@ -10,11 +11,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use topitop_db::SolvedDb;
-use topitop_game_api::{BoardArt, Presentation, Registered, Search, Tiered};
+use topitop_db::reach::Reached;
+use topitop_db::{Reader, SolvedDb};
+use topitop_game_api::{BoardArt, Game, Presentation, Registered, Search};
 
 use crate::catalog::{Shelf, Slot};
-use crate::response::{autogui_position, respond_estimated, respond_game, PositionResponse};
+use crate::response::{autogui_position, respond_estimated, respond_game, GameOver, PositionResponse};
 use crate::variant::{database_facts, Notes, PositionError, ServedVariant};
 
 /// How long the search takes for one answer by default: well inside
@@ -22,36 +24,49 @@ use crate::variant::{database_facts, Notes, PositionError, ServedVariant};
 pub const SEARCH_BUDGET: Duration = Duration::from_millis(1500);
 
 /// What answers a variant's positions.
-enum Answers {
-    /// Its database.
-    Db(Box<SolvedDb>),
+enum Answers<R> {
+    /// Its database, and the file it was read from.
+    Db(Box<R>, std::path::PathBuf),
     /// The game's search, given this long an answer.
     Search(Duration),
 }
 
-/// A served variant of a tiered game.
-pub struct TieredVariant<G: Tiered + Presentation + Search> {
+/// A served variant of a game, answered from a database of the game
+/// (`R`, by default the shared format) or by its search.
+pub struct GameVariant<G: Game + Presentation + Search, R = SolvedDb> {
     game: G,
-    answers: Answers,
+    answers: Answers<R>,
     id: String,
     name: String,
     theme: serde_json::Value,
     /// The positions play reaches, found by a search at the first request
     /// that asks, for a game that does not answer it itself (none: too
     /// many to keep).
-    reached: std::sync::OnceLock<Option<topitop_db::reach::Reached<G::Position>>>,
+    reached: std::sync::OnceLock<Option<Reached<G::Position>>>,
 }
 
-impl<G: Tiered + Presentation + Search> TieredVariant<G> {
-    /// Serves `game` from `db`, which must hold that game and variant.
+impl<G: Game + Presentation + Search, R: Reader<G> + Send> GameVariant<G, R> {
+    /// Serves `game` from `db`, a database of that game and variant (the
+    /// caller has checked), under the id [`Game::variant`] and the name
+    /// [`Presentation::variant_title`].
     ///
     /// # Errors
-    /// A database of another game or variant, or AutoGUI data that is not
-    /// JSON (a game's bug, said rather than served).
-    pub fn new(game: G, db: SolvedDb) -> Result<TieredVariant<G>, String> {
-        db.holds(&game).map_err(|e| e.to_string())?;
+    /// AutoGUI data that is not JSON (a game's bug, said rather than
+    /// served).
+    pub fn new(game: G, db: R) -> Result<GameVariant<G, R>, String> {
         let name = game.variant_title();
-        TieredVariant::answered_by(game, Answers::Db(Box::new(db)), name)
+        let path = db.facts().path;
+        GameVariant::answered_by(game, Answers::Db(Box::new(db), path), name)
+    }
+
+    /// The variant under the id `id` in URLs and the name `name`
+    /// GamesmanUni shows, where the game's own words for its variant are
+    /// not GamesmanUni's.
+    #[must_use]
+    pub fn named(mut self, id: &str, name: &str) -> Self {
+        self.id = id.into();
+        self.name = name.into();
+        self
     }
 
     /// Serves `game`, which no database holds, from its search, given
@@ -59,7 +74,7 @@ impl<G: Tiered + Presentation + Search> TieredVariant<G> {
     ///
     /// # Errors
     /// A game without a search, or AutoGUI data that is not JSON.
-    pub fn estimated(game: G, budget: Duration) -> Result<TieredVariant<G>, String> {
+    pub fn estimated(game: G, budget: Duration) -> Result<GameVariant<G, R>, String> {
         if !game.can_estimate() {
             return Err(format!(
                 "{} {} has no search to answer from",
@@ -68,16 +83,16 @@ impl<G: Tiered + Presentation + Search> TieredVariant<G> {
             ));
         }
         let name = format!("{} (estimates)", game.variant_title());
-        TieredVariant::answered_by(game, Answers::Search(budget), name)
+        GameVariant::answered_by(game, Answers::Search(budget), name)
     }
 
-    fn answered_by(game: G, answers: Answers, name: String) -> Result<TieredVariant<G>, String> {
+    fn answered_by(game: G, answers: Answers<R>, name: String) -> Result<GameVariant<G, R>, String> {
         let theme = match game.image_autogui_data() {
             None => serde_json::Value::Null,
             Some(text) => serde_json::from_str(&text)
                 .map_err(|e| format!("{}'s AutoGUI data is not JSON: {e}", game.name()))?,
         };
-        Ok(TieredVariant {
+        Ok(GameVariant {
             id: game.variant(),
             name,
             game,
@@ -135,10 +150,11 @@ impl<G: Registered> Shelf for TieredShelf<G> {
     fn open(&self, variant: &str, path: &Path, whole: bool) -> Result<Arc<dyn ServedVariant>, String> {
         let game = G::from_variant(variant)?;
         let db = SolvedDb::open(path).map_err(|e| e.to_string())?;
+        db.holds(&game).map_err(|e| e.to_string())?;
         if whole {
             db.verify_blocks(|_, _| {}).map_err(|e| e.to_string())?;
         }
-        Ok(Arc::new(TieredVariant::new(game, db)?))
+        Ok(Arc::new(GameVariant::new(game, db)?))
     }
 
     fn unsolved(&self) -> Vec<Arc<dyn ServedVariant>> {
@@ -148,7 +164,7 @@ impl<G: Registered> Shelf for TieredShelf<G> {
         if !game.can_estimate() {
             return Vec::new();
         }
-        match TieredVariant::estimated(game, self.search) {
+        match GameVariant::<G>::estimated(game, self.search) {
             Ok(v) => vec![Arc::new(v)],
             Err(e) => {
                 tracing::error!(error = %e, "no estimates served");
@@ -158,7 +174,7 @@ impl<G: Registered> Shelf for TieredShelf<G> {
     }
 }
 
-impl<G: Tiered + Presentation + Search> ServedVariant for TieredVariant<G> {
+impl<G: Game + Presentation + Search, R: Reader<G> + Send> ServedVariant for GameVariant<G, R> {
     fn id(&self) -> &str {
         &self.id
     }
@@ -193,9 +209,10 @@ impl<G: Tiered + Presentation + Search> ServedVariant for TieredVariant<G> {
             .parse_position(p)
             .map_err(|e| PositionError::Invalid(e.to_string()))?;
         match &self.answers {
-            Answers::Db(db) => {
-                respond_game(&self.game, db, &pos).map_err(|e| PositionError::from_db(e, p, &self.name))
-            }
+            // GamesmanUni has no terminal draw: a game over without a
+            // winner is served as the tie it is (docs/serve.md).
+            Answers::Db(db, _) => respond_game(&self.game, db.as_ref(), &pos, GameOver::DrawIsTie)
+                .map_err(|e| PositionError::from_db(e, p, &self.name)),
             Answers::Search(budget) => respond_estimated(&self.game, &pos, *budget, stop)
                 .ok_or_else(|| PositionError::Database(format!("{} has no search", self.game.name()))),
         }
@@ -217,7 +234,7 @@ impl<G: Tiered + Presentation + Search> ServedVariant for TieredVariant<G> {
     fn reachable(&self, p: &str) -> Option<bool> {
         let pos = self.game.parse_position(p).ok()?;
         let search = self.game.reachability() == topitop_game_api::Reachability::Search;
-        if search && matches!(self.answers, Answers::Db(_)) {
+        if search && matches!(self.answers, Answers::Db(..)) {
             let reached = self.reached.get_or_init(|| {
                 topitop_db::reach::search(&self.game)
                     .inspect_err(|why| tracing::warn!("{why}"))
@@ -239,23 +256,9 @@ impl<G: Tiered + Presentation + Search> ServedVariant for TieredVariant<G> {
             return Notes::default();
         };
         let mut facts = self.game.facts(&pos);
-        // Where the database keeps it: through its canonical form, as the
-        // database is read, when the file holds one position a class.
-        if let Answers::Db(db) = &self.answers {
-            if self.game.check(&pos).is_ok() {
-                let kept = if db.symmetric() {
-                    self.game.canonical(&pos)
-                } else {
-                    pos
-                };
-                let tier = self.game.tier_of(&kept);
-                facts.extend(database_facts(
-                    self.game.tier_name(tier),
-                    self.game.index(&kept),
-                    self.game.tier_size(tier),
-                    db.path(),
-                    p,
-                ));
+        if let Answers::Db(db, path) = &self.answers {
+            if let Some(at) = db.place(&self.game, &pos) {
+                facts.extend(database_facts(at, path, p));
             }
         }
         Notes {

@@ -2,7 +2,7 @@
 //! Uni's bundled Topitop images are drawn for, with its 124 centres computed
 //! from the board geometry.
 
-use games_topitop_rules::geometry::{neighbour_pairs, CELLS};
+use crate::geometry::{neighbour_pairs, CELLS};
 use serde_json::{json, Value};
 
 /// Number of centres: 54 entity slots, 2 forbidden-slide digits, 40 arrow
@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn every_autogui_string_points_at_a_centre_with_an_image_or_sound() {
-        use games_topitop_rules::{autogui_move, autogui_position, parse_position, Budget, Rules};
+        use crate::{autogui_move, autogui_position, parse_position, Budget, Rules};
         let data = image_autogui_data();
         let theme = &data["themes"][data["defaultTheme"].as_str().unwrap()];
         let images = theme["charImages"].as_object().unwrap();
@@ -151,9 +151,7 @@ mod tests {
         for c in autogui[2..56].chars().filter(|&c| c != '-') {
             assert!(images.contains_key(&c.to_string()), "{c}");
         }
-        let rules = Rules::new(games_topitop_rules::Ruleset::V1(
-            games_topitop_rules::Variant::DEFAULT,
-        ));
+        let rules = Rules::new(crate::Ruleset::V1(crate::Variant::DEFAULT));
         for p in [
             rules.start(),
             pos,

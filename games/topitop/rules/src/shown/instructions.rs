@@ -3,7 +3,7 @@
 //! no move does, what two crowned castles mean, and the tying rule, each
 //! stated only where the variant has it.
 
-use games_topitop_rules::{Rules, Ruleset, Value};
+use crate::{Rules, Ruleset, Value};
 
 /// What happens to a player who has no move at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,9 +126,9 @@ large pile), and an arrow to move a stack."
     }
 }
 
-/// The instructions for a variant of `ruleset`, in `locale`. Only `en-US` is
-/// written; every other locale gets it too.
-pub fn instructions(ruleset: Ruleset, _locale: &str) -> String {
+/// The instructions for a variant of `ruleset`, in English (the one
+/// language written; every locale GamesmanUni asks for gets it).
+pub fn instructions(ruleset: Ruleset) -> String {
     let facts = Facts::of(ruleset);
     let origin = match ruleset {
         Ruleset::V0 => {
@@ -147,7 +147,7 @@ played as a well-defined game.\n"
 
 #[cfg(test)]
 mod tests {
-    use games_topitop_rules::Variant;
+    use crate::Variant;
 
     use super::*;
 
@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn each_variant_states_exactly_its_own_rules() {
         for ruleset in rulesets() {
-            let text = instructions(ruleset, "en-US");
+            let text = instructions(ruleset);
             assert!(text.starts_with("# Topitop"), "{ruleset}");
             let lower = text.to_lowercase();
             for (phrase, has) in rule_phrases(ruleset) {
@@ -196,28 +196,26 @@ mod tests {
                     if has { "" } else { "not " }
                 );
             }
-            // Every locale gets the English text.
-            assert_eq!(instructions(ruleset, "fr-FR"), text);
         }
     }
 
     #[test]
     fn each_variant_explains_its_own_options() {
-        let standard = instructions(Ruleset::V1(Variant::DEFAULT), "en-US");
+        let standard = instructions(Ruleset::V1(Variant::DEFAULT));
         assert!(standard.starts_with("# Topitop"));
         assert!(!standard.contains("## This variant"));
-        let all = instructions(Ruleset::V1(Variant::new(7).unwrap()), "fr-FR");
+        let all = instructions(Ruleset::V1(Variant::new(7).unwrap()));
         for word in ["No move loses", "Tying rule", "Misère"] {
             assert!(all.contains(word), "{word}");
         }
-        let misere = instructions(Ruleset::V1(Variant::new(4).unwrap()), "en-US");
+        let misere = instructions(Ruleset::V1(Variant::new(4).unwrap()));
         assert!(misere.contains("Misère") && !misere.contains("Tying rule"));
-        assert!(instructions(Ruleset::V0, "en-US").contains("draw"));
+        assert!(instructions(Ruleset::V0).contains("draw"));
     }
 
     #[test]
     fn texts_differ_exactly_where_rules_differ() {
-        let texts: Vec<String> = rulesets().map(|r| instructions(r, "en-US")).collect();
+        let texts: Vec<String> = rulesets().map(instructions).collect();
         let distinct: std::collections::HashSet<&String> = texts.iter().collect();
         assert_eq!(distinct.len(), texts.len());
     }
