@@ -1,12 +1,15 @@
-//! The games the command runs: each is a [`Commands`], either a game's own
-//! (Topitop's, with its own solver and formats) or [`tiered`] over a game
-//! behind the game interface. The binary lists them, one line a game; this
-//! crate names none.
+//! The games the command runs: each registers once, as [`tiered`] (a game
+//! behind the tiered interface, over the shared solver and formats) or
+//! [`with_format`] (a game with its own format and solver, read through
+//! the shared reader), declaring any command it brings its own of; every
+//! command is then dispatched here, by [`GameCommands`]. The binary lists
+//! the games, one line a game; this crate names none.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use topitop_game_api::{conformance, GameOption, Registered};
+use topitop_db::{Reader, SolvedDb};
+use topitop_game_api::{conformance, GameOption, Registered, Tiered};
 
 use crate::cmd;
 use crate::common::DbArgs;
@@ -23,11 +26,8 @@ pub trait Commands {
     /// declare them.
     fn options(&self) -> Vec<GameOption>;
     /// True when the file at `path` is one of the game's databases, as
-    /// its header says. By default: a file of the shared formats whose
-    /// header names this game.
-    fn holds(&self, path: &Path) -> bool {
-        matches!(topitop_db::peek::game_and_variant(path), Ok(Some((game, _))) if game == self.name())
-    }
+    /// its header says.
+    fn holds(&self, path: &Path) -> bool;
     /// `perft` for this game: counts the positions and moves at each depth from the start.
     ///
     /// # Errors
@@ -83,14 +83,8 @@ pub trait Commands {
     /// upstream program's files, where the game has them.
     ///
     /// # Errors
-    /// Those of the command; by default, that the game has none.
-    fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
-        let _ = args;
-        anyhow::bail!(
-            "--game {} has no crosscheck: it is for a game with rulesets to compare or an upstream program's files to check against",
-            self.name()
-        )
-    }
+    /// Those of the command; that the game has none.
+    fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()>;
     /// The game's database files as `serve` reads them.
     ///
     /// # Errors
@@ -103,35 +97,89 @@ pub trait Commands {
 /// them the same way for every game ([`topitop_serve::catalog`]).
 pub type Shelved = Arc<dyn topitop_serve::catalog::Shelf>;
 
-/// The [`Commands`] of a game behind the game interface: every command is
-/// the generic one of [`crate::cmd`], but those the game brings its own
-/// of, declared on the value returned ([`TieredCommands::solver`],
-/// [`TieredCommands::verifier`], [`TieredCommands::options`]). Box it for
-/// the binary's list with [`TieredCommands::boxed`].
+/// How the commands that read a database find and open a game's files:
+/// the shared formats for a game behind the tiered interface
+/// ([`SharedFormat`]), or a game's own format, read through the shared
+/// reader.
+pub trait Format<G: Registered>: 'static {
+    /// The database, as the shared reader reads it.
+    type Db: Reader<G> + 'static;
+    /// True when the file at `path` is one of the game's databases, as
+    /// its header says.
+    fn holds(&self, path: &Path) -> bool;
+    /// The game `args` select and its database: with `--db FILE` and no
+    /// option of the game's own, the variant the file's header names;
+    /// else the options', a file of another variant refused naming both.
+    ///
+    /// # Errors
+    /// A value the game refuses, or a missing, damaged or contradicted
+    /// file.
+    fn open(&self, args: &DbArgs) -> anyhow::Result<(G, Self::Db)>;
+    /// The game's database files as `serve` reads them.
+    ///
+    /// # Errors
+    /// Options the game refuses.
+    fn shelf(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved>;
+}
+
+/// The shared database formats (`db/FORMAT.md`), of every game behind the
+/// tiered interface that has no format of its own.
+pub struct SharedFormat;
+
+impl<G: Registered + Tiered> Format<G> for SharedFormat {
+    type Db = SolvedDb;
+
+    /// A file of the shared formats whose header names this game.
+    fn holds(&self, path: &Path) -> bool {
+        matches!(topitop_db::peek::game_and_variant(path), Ok(Some((game, _))) if game == G::NAME)
+    }
+
+    fn open(&self, args: &DbArgs) -> anyhow::Result<(G, SolvedDb)> {
+        let game = game_of_db::<G>(args)?;
+        let db = cmd::open(&game, args)?;
+        Ok((game, db))
+    }
+
+    fn shelf(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
+        Ok(Arc::new(topitop_serve::served::TieredShelf::<G>::new(
+            std::time::Duration::from_millis(args.search_ms),
+        )))
+    }
+}
+
+/// The commands of a game behind the tiered interface: every command is
+/// the shared one, over the shared formats, but those the game declares
+/// its own of on the value returned ([`GameCommands::solver`],
+/// [`GameCommands::verifier`], [`GameCommands::options`], ...). Box it
+/// for the binary's list with [`GameCommands::boxed`].
 ///
 /// # Panics
 /// A game whose [`Game::name`](topitop_game_api::Game::name) is not its
 /// [`Registered::NAME`]: the game is written wrong, and its files and
 /// addresses would carry one name and the command line another.
-pub fn tiered<G: Registered + 'static>() -> TieredCommands<G> {
-    let default = G::from_options(&topitop_game_api::Options::new()).ok();
-    if let Some(g) = &default {
-        assert_eq!(g.name(), G::NAME, "Game::name and Registered::NAME differ");
-    }
-    let mut options = G::OPTIONS.to_vec();
-    // The generic solver's flag, for a game with symmetries to leave out.
-    if default.is_some_and(|g| g.has_symmetries()) {
-        options.push(cmd::solve::NO_SYMMETRY);
-    }
-    TieredCommands {
-        options,
-        solve: None,
-        verify: None,
-    }
+pub fn tiered<G: Registered + Tiered>() -> GameCommands<G, SharedFormat> {
+    let mut commands = GameCommands::new(SharedFormat, cmd::solve::run::<G>);
+    commands.check = |game, settings| conformance::check_registered(game, settings);
+    commands.crosscheck = Some(crosscheck_files::<G>);
+    commands
+}
+
+/// The commands of a game with a database format of its own, read
+/// through the shared reader (`format`), and its own solver (`solve`),
+/// which writes that format; every other command is the shared one, but
+/// those declared on the value returned.
+///
+/// # Panics
+/// As [`tiered`].
+pub fn with_format<G: Registered, F: Format<G>>(format: F, solve: SolveFn<G>) -> GameCommands<G, F> {
+    GameCommands::new(format, solve)
 }
 
 /// A game's own `solve`: the game, and the command's arguments.
 pub type SolveFn<G> = fn(G, cmd::solve::Args) -> anyhow::Result<()>;
+
+/// A command a game brings its own of, given the command's arguments.
+pub type OwnFn<A> = fn(A) -> anyhow::Result<()>;
 
 /// A game's own `verify` of the database files it tells by `holds`: the
 /// game, the file, and the command's arguments.
@@ -142,17 +190,51 @@ pub struct VerifyFn<G> {
     pub run: fn(G, &Path, cmd::verify::Args) -> anyhow::Result<()>,
 }
 
-/// The commands of a game behind the game interface ([`tiered`]).
-pub struct TieredCommands<G> {
+/// The commands of one game ([`tiered`], [`with_format`]): the shared
+/// ones, and the game's own where it declared them.
+pub struct GameCommands<G: Registered, F> {
+    format: F,
     options: Vec<GameOption>,
-    solve: Option<SolveFn<G>>,
+    solve: SolveFn<G>,
     verify: Option<VerifyFn<G>>,
+    check: fn(&G, conformance::Settings) -> conformance::Report,
+    details: Option<Box<dyn cmd::show::Details<G>>>,
+    export: Option<OwnFn<cmd::export::Args>>,
+    stats: Option<OwnFn<cmd::stats::Args>>,
+    crosscheck: Option<OwnFn<cmd::crosscheck::Args>>,
 }
 
-impl<G: Registered + 'static> TieredCommands<G> {
-    /// The options offered: by default the game's own, and the generic
-    /// solver's `--no-symmetry` for a game with symmetries; a game with
-    /// its own solver names its own.
+impl<G: Registered, F: Format<G>> GameCommands<G, F> {
+    fn new(format: F, solve: SolveFn<G>) -> Self {
+        let default = G::from_options(&topitop_game_api::Options::new()).ok();
+        if let Some(g) = &default {
+            assert_eq!(g.name(), G::NAME, "Game::name and Registered::NAME differ");
+        }
+        let mut options = G::OPTIONS.to_vec();
+        // The solvers' flag, for a game with symmetries to leave out.
+        if default.is_some_and(|g| g.has_symmetries()) {
+            options.push(cmd::solve::NO_SYMMETRY);
+        }
+        GameCommands {
+            format,
+            options,
+            solve,
+            verify: None,
+            check: |game, settings| {
+                let mut report = conformance::check_game(game, settings);
+                conformance::check_names(game, &mut report);
+                report
+            },
+            details: None,
+            export: None,
+            stats: None,
+            crosscheck: None,
+        }
+    }
+
+    /// The options offered: by default the game's own, and the solvers'
+    /// `--no-symmetry` for a game with symmetries; a game whose own
+    /// commands take more names them all.
     #[must_use]
     pub fn options(mut self, options: Vec<GameOption>) -> Self {
         self.options = options;
@@ -162,7 +244,7 @@ impl<G: Registered + 'static> TieredCommands<G> {
     /// The game's own solver in place of the generic one.
     #[must_use]
     pub fn solver(mut self, solve: SolveFn<G>) -> Self {
-        self.solve = Some(solve);
+        self.solve = solve;
         self
     }
 
@@ -173,10 +255,62 @@ impl<G: Registered + 'static> TieredCommands<G> {
         self
     }
 
+    /// What the game adds to `show` beyond the game interface.
+    #[must_use]
+    pub fn details(mut self, details: Box<dyn cmd::show::Details<G>>) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// The game's own `export` (its own columns or formats).
+    #[must_use]
+    pub fn exporter(mut self, export: OwnFn<cmd::export::Args>) -> Self {
+        self.export = Some(export);
+        self
+    }
+
+    /// The game's own `stats` (its own figures).
+    #[must_use]
+    pub fn stats(mut self, stats: OwnFn<cmd::stats::Args>) -> Self {
+        self.stats = Some(stats);
+        self
+    }
+
+    /// The game's own `crosscheck` (rulesets compared, an upstream
+    /// program's files).
+    #[must_use]
+    pub fn crosscheck(mut self, crosscheck: OwnFn<cmd::crosscheck::Args>) -> Self {
+        self.crosscheck = Some(crosscheck);
+        self
+    }
+
     /// For the binary's list of games.
     pub fn boxed(self) -> Box<dyn Commands> {
         Box::new(self)
     }
+
+    /// Where `query` and `play` answer from: the database `args` name,
+    /// or for a board no database holds, the game's search.
+    fn source(&self, args: &DbArgs, search_ms: u64) -> anyhow::Result<(G, cmd::Source<F::Db>)> {
+        if args.db.is_none() {
+            let game = game::<G>(&args.rules)?;
+            if let Some(search) = cmd::search_instead(&game, args, search_ms) {
+                return Ok((game, search));
+            }
+        }
+        let (game, db) = self.format.open(args)?;
+        Ok((game, cmd::Source::Db(Box::new(db))))
+    }
+}
+
+/// Two databases of one variant of a tiered game, position by position.
+fn crosscheck_files<G: Registered + Tiered>(args: cmd::crosscheck::Args) -> anyhow::Result<()> {
+    let first = args.files.first().map(|f| DbArgs {
+        db: Some(f.clone()),
+        ..args.db.clone()
+    });
+    let game = game_of_db::<G>(first.as_ref().unwrap_or(&args.db))?;
+    cmd::crosscheck::generic::run(&game, args)
 }
 
 /// The game `args` select.
@@ -187,10 +321,11 @@ pub fn game<G: Registered>(args: &GameArgs) -> anyhow::Result<G> {
     G::from_options(&args.options).map_err(anyhow::Error::msg)
 }
 
-/// The game of a command that reads a database: with `--db FILE` and no
-/// option of the game's own, the variant the file's header names (its own
-/// rules apply); otherwise as [`game`], a file that holds another variant
-/// then being refused naming both when it is opened.
+/// The game of a command that reads a database of the shared formats:
+/// with `--db FILE` and no option of the game's own, the variant the
+/// file's header names (its own rules apply); otherwise as [`game`], a
+/// file that holds another variant then being refused naming both when it
+/// is opened.
 ///
 /// # Errors
 /// A value the game refuses, or a file naming a variant the game does
@@ -214,29 +349,32 @@ pub fn game_of_db<G: Registered>(args: &DbArgs) -> anyhow::Result<G> {
     game(&args.rules)
 }
 
-impl<G: Registered + 'static> Commands for TieredCommands<G> {
+impl<G: Registered, F: Format<G>> Commands for GameCommands<G, F> {
     fn name(&self) -> &'static str {
         G::NAME
     }
     fn options(&self) -> Vec<GameOption> {
         self.options.clone()
     }
+    fn holds(&self, path: &Path) -> bool {
+        self.format.holds(path)
+    }
     fn perft(&self, args: cmd::perft::Args) -> anyhow::Result<()> {
         cmd::perft::run(game::<G>(&args.rules)?, args)
     }
     fn show(&self, args: cmd::show::Args) -> anyhow::Result<()> {
-        cmd::show::run(game::<G>(&args.rules)?, args)
-    }
-    fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
         let game = game::<G>(&args.rules)?;
-        match self.solve {
-            Some(own) => own(game, args),
-            None => cmd::solve::run(game, args),
+        match &self.details {
+            Some(details) => cmd::show::run_with(game, args, details.as_ref()),
+            None => cmd::show::run(game, args),
         }
     }
+    fn solve(&self, args: cmd::solve::Args) -> anyhow::Result<()> {
+        (self.solve)(game::<G>(&args.rules)?, args)
+    }
     fn verify(&self, args: cmd::verify::Args) -> anyhow::Result<()> {
-        let game = game_of_db::<G>(&args.db)?;
         if let Some(own) = &self.verify {
+            let game = game_of_db::<G>(&args.db)?;
             let path = args
                 .db
                 .db
@@ -246,43 +384,53 @@ impl<G: Registered + 'static> Commands for TieredCommands<G> {
                 return (own.run)(game, &path, args);
             }
         }
-        cmd::verify::run(&game, &cmd::open(&game, &args.db)?, args)
+        let (game, db) = self.format.open(&args.db)?;
+        cmd::verify::run(&game, &db, args)
     }
     fn check(&self, args: cmd::check::Args) -> anyhow::Result<()> {
         let game = game::<G>(&args.rules)?;
         let title = format!("{} {}", G::NAME, game.variant());
-        cmd::check::run(&title, &args, |s| conformance::check_registered(&game, s))
+        cmd::check::run(&title, &args, |s| (self.check)(&game, s))
     }
     fn query(&self, args: cmd::query::Args) -> anyhow::Result<()> {
-        cmd::query::run(game_of_db::<G>(&args.db)?, args)
+        let (game, source) = self.source(&args.db, args.search_ms)?;
+        cmd::query::run(game, source, args)
     }
     fn export(&self, args: cmd::export::Args) -> anyhow::Result<()> {
-        let game = game_of_db::<G>(&args.db)?;
-        cmd::export::run(&game, &cmd::open(&game, &args.db)?, &cmd::export::Plain, args)
+        if let Some(own) = self.export {
+            return own(args);
+        }
+        let (game, db) = self.format.open(&args.db)?;
+        cmd::export::run(&game, &db, &cmd::export::Plain, args)
     }
     fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
-        let game = game_of_db::<G>(&args.db)?;
-        cmd::stats::run(&game, &cmd::open(&game, &args.db)?, &cmd::stats::Plain, args)
+        if let Some(own) = self.stats {
+            return own(args);
+        }
+        let (game, db) = self.format.open(&args.db)?;
+        cmd::stats::run(&game, &db, &cmd::stats::Plain, args)
     }
     fn play(&self, args: cmd::play::Args) -> anyhow::Result<()> {
-        cmd::play::run(game_of_db::<G>(&args.db)?, args)
+        if cmd::play::without_values(&game::<G>(&args.db.rules)?, &args)? {
+            return Ok(());
+        }
+        let (game, source) = self.source(&args.db, args.search_ms)?;
+        cmd::play::run(game, source, args)
     }
     fn canonical(&self, args: cmd::canonical::Args) -> anyhow::Result<()> {
         cmd::canonical::run(game::<G>(&args.rules)?, args)
     }
-    /// Two databases of one variant, position by position.
     fn crosscheck(&self, args: cmd::crosscheck::Args) -> anyhow::Result<()> {
-        let first = args.files.first().map(|f| DbArgs {
-            db: Some(f.clone()),
-            ..args.db.clone()
-        });
-        let game = game_of_db::<G>(first.as_ref().unwrap_or(&args.db))?;
-        cmd::crosscheck::generic::run(&game, args)
+        match self.crosscheck {
+            Some(own) => own(args),
+            None => anyhow::bail!(
+                "--game {} has no crosscheck: it is for a game with rulesets to compare or an upstream program's files to check against",
+                G::NAME
+            ),
+        }
     }
     fn serve(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved> {
-        Ok(Arc::new(topitop_serve::served::TieredShelf::<G>::new(
-            std::time::Duration::from_millis(args.search_ms),
-        )))
+        self.format.shelf(args)
     }
 }
 

@@ -240,9 +240,16 @@ fn check_reach<G: Tiered>(game: &G, tiers: &[G::Tier], report: &mut Report) {
 }
 
 /// Checks a registered `game` as [`check_tiered`], and its name and
-/// variant string against its registration.
-pub fn check_registered<G: Registered>(game: &G, settings: Settings) -> Report {
+/// variant string against its registration ([`check_names`]).
+pub fn check_registered<G: Registered + Tiered>(game: &G, settings: Settings) -> Report {
     let mut report = check_tiered(game, settings);
+    check_names(game, &mut report);
+    report
+}
+
+/// Checks `game`'s name against its registration, and that its variant
+/// string builds the game back, into `report`.
+pub fn check_names<G: Registered>(game: &G, report: &mut Report) {
     report.record("name", game.name() == G::NAME, || {
         format!("Game::name is {:?}, Registered::NAME {:?}", game.name(), G::NAME)
     });
@@ -251,7 +258,6 @@ pub fn check_registered<G: Registered>(game: &G, settings: Settings) -> Report {
     report.record("variant", back.as_ref() == Ok(&variant), || {
         format!("the variant {variant:?} builds back as {back:?}")
     });
-    report
 }
 
 /// A check of a position given its children, beside [`check_position`].

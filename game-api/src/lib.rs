@@ -302,6 +302,13 @@ pub trait Presentation: Game {
         String::new()
     }
 
+    /// Optional: how a person types a move, and what the drawing's letters
+    /// mean, for `play`'s greeting (e.g. `B5 places a bucket on cell 5`);
+    /// by default none: the moves are typed as `show` lists them.
+    fn move_help(&self) -> Option<String> {
+        None
+    }
+
     /// Optional: GamesmanUni's AutoGUI entity string of `pos`, without the
     /// `1_`/`2_` turn prefix (one character a centre of
     /// [`image_autogui_data`](Presentation::image_autogui_data)). `None`: the
@@ -437,8 +444,9 @@ pub trait Tiered: Game {
 
 /// A game the command can build: from the command's options, and from the
 /// variant string its databases record. The one line that registers a
-/// game names a type implementing this.
-pub trait Registered: Tiered + Presentation + Search + Sized + 'static {
+/// game names a type implementing this (with [`Tiered`] too, for the
+/// shared solver and formats; without, the game brings its own).
+pub trait Registered: Presentation + Search + Sized + 'static {
     /// The game's name as `--game` takes it (the same as
     /// [`Game::name`]).
     const NAME: &'static str;

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use topitop_db::reach::Reached;
 use topitop_db::{Reader, SolvedDb};
-use topitop_game_api::{BoardArt, Game, Presentation, Registered, Search};
+use topitop_game_api::{BoardArt, Game, Presentation, Registered, Search, Tiered};
 
 use crate::catalog::{Shelf, Slot};
 use crate::response::{autogui_position, respond_estimated, respond_game, GameOver, PositionResponse};
@@ -133,7 +133,7 @@ impl<G> Default for TieredShelf<G> {
     }
 }
 
-impl<G: Registered> Shelf for TieredShelf<G> {
+impl<G: Registered + Tiered> Shelf for TieredShelf<G> {
     fn game(&self) -> &str {
         G::NAME
     }

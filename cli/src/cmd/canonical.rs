@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use topitop_game_api::Tiered;
+use topitop_game_api::Game;
 
 use crate::common::error_text;
 use crate::lines::{next_line, tsv_field, Line};
@@ -79,7 +79,7 @@ pub fn answer(args: &Args, canonical_of: impl Fn(&str) -> anyhow::Result<String>
 ///
 /// # Errors
 /// Those of [`answer`].
-pub fn run<G: Tiered>(game: G, args: Args) -> anyhow::Result<()> {
+pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
     answer(&args, |p| {
         let pos = game.parse_position(p).map_err(crate::common::bad_position)?;
         Ok(game.format_position(&game.canonical(&pos)))

@@ -1,7 +1,8 @@
 //! The commands: each module holds one command's arguments, the same for
 //! every game, and its implementation for any game behind the game
-//! interface (a game with commands of its own, as Topitop, implements
-//! [`Commands`](crate::registry::Commands) itself).
+//! interface, over a database read through the shared reader (a game
+//! brings its own command where it has one, declared where it registers:
+//! [`crate::registry`]).
 
 pub mod canonical;
 pub mod check;
@@ -18,13 +19,13 @@ pub mod verify;
 
 use std::path::{Path, PathBuf};
 
-use topitop_db::SolvedDb;
-use topitop_game_api::{Presentation, Search, Tiered};
+use topitop_db::{Reader, SolvedDb};
+use topitop_game_api::{Game, Presentation, Search, Tiered};
 
 use crate::common::DbArgs;
 
 /// `dir/<game>_<variant>.db`: where `solve` writes `game`'s database.
-pub fn db_path<G: Tiered>(game: &G, dir: &Path) -> PathBuf {
+pub fn db_path<G: Game>(game: &G, dir: &Path) -> PathBuf {
     dir.join(format!("{}_{}.db", game.name(), game.variant()))
 }
 
@@ -87,11 +88,12 @@ fn others_here(name: &str, dir: &Path) -> String {
     }
 }
 
-/// Where a command's answers come from: a database, or, for a board no
-/// database holds, the game's search.
-pub enum Source {
+/// Where a command's answers come from: a database of the game, read
+/// through the shared reader, or, for a board no database holds, the
+/// game's search.
+pub enum Source<R> {
     /// The database.
-    Db(Box<SolvedDb>),
+    Db(Box<R>),
     /// The game's search, given this long an answer.
     Search(std::time::Duration),
 }
@@ -114,34 +116,34 @@ pub fn search_ms(text: &str) -> Result<u64, String> {
     }
 }
 
-/// The database `args` name for `game`; or, when none is named and the
-/// file `solve` would write is not there, the game's search if it has one
-/// (a note on standard error says so).
-///
-/// # Errors
-/// As [`open`], for a game without a search or a database named.
-pub fn open_or_search<G: Tiered + Search>(game: &G, args: &DbArgs, search_ms: u64) -> anyhow::Result<Source> {
+/// The search that answers for `game` when `args` name no database and
+/// the file `solve` would write is not there, if the game has one (a note
+/// on standard error says so); none: open the database.
+pub fn search_instead<G: Search, R>(game: &G, args: &DbArgs, search_ms: u64) -> Option<Source<R>> {
     let path = db_path(game, &args.dir);
     if args.db.is_none() && game.can_estimate() && !path.exists() {
         eprintln!(
             "no database {}: answering with the estimates of a {search_ms} ms search (marked as estimates)",
             path.display()
         );
-        return Ok(Source::Search(std::time::Duration::from_millis(search_ms)));
+        return Some(Source::Search(std::time::Duration::from_millis(search_ms)));
     }
-    Ok(Source::Db(Box::new(open(game, args)?)))
+    None
 }
 
-impl Source {
+impl<R> Source<R> {
     /// GamesmanUni's position object of `pos`, solved or estimated.
     ///
     /// # Errors
     /// A position outside the database, or a damaged block.
-    pub fn respond<G: Tiered + Presentation + Search>(
+    pub fn respond<G: Presentation + Search>(
         &self,
         game: &G,
         pos: &G::Position,
-    ) -> anyhow::Result<topitop_serve::PositionResponse> {
+    ) -> anyhow::Result<topitop_serve::PositionResponse>
+    where
+        R: Reader<G>,
+    {
         match self {
             Source::Db(db) => Ok(topitop_serve::respond_game(
                 game,
@@ -161,7 +163,10 @@ impl Source {
     ///
     /// # Errors
     /// A position outside the database, or a damaged block.
-    pub fn record<G: Tiered>(&self, game: &G, pos: &G::Position) -> anyhow::Result<topitop_game_api::Record> {
+    pub fn record<G: Game>(&self, game: &G, pos: &G::Position) -> anyhow::Result<topitop_game_api::Record>
+    where
+        R: Reader<G>,
+    {
         match self {
             Source::Db(db) => Ok(db.lookup(game, pos)?),
             Source::Search(_) => Ok(topitop_game_api::Record::UNSOLVED),

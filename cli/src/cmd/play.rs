@@ -3,24 +3,26 @@
 
 use std::io::Write;
 
+use topitop_db::Reader;
 use topitop_game_api::rng::Rng;
-use topitop_game_api::{Presentation, Search, Tiered, Value};
+use topitop_game_api::{Presentation, Search, Value};
 use topitop_serve::PositionResponse;
 
-use super::open_or_search;
+use super::Source;
 use crate::common::DbArgs;
 use crate::common::{hint_lines, result_words};
 use crate::lines::next_line;
 
-/// Runs `play` on `game`.
+/// Two people play `game` without values or hints, when no computer
+/// plays, no hints are asked for and there is no database (nor a search)
+/// to answer: a board nobody has solved (8×8 Topple) is still played.
+/// False: the game needs its database, or a search.
 ///
 /// # Errors
-/// A missing database, a bad option, or a closed standard input or output.
-pub fn run<G: Tiered + Presentation + Search>(game: G, args: Args) -> anyhow::Result<()> {
-    // Two people need no database: a board nobody has solved (8×8 Topple)
-    // is still played.
-    let path = super::db_path(&game, &args.db.dir);
-    if computer(&game, &args)?.is_none()
+/// A bad `--computer` or `--from`, or a closed standard input or output.
+pub fn without_values<G: Presentation + Search>(game: &G, args: &Args) -> anyhow::Result<bool> {
+    let path = super::db_path(game, &args.db.dir);
+    if computer(game, args)?.is_none()
         && !args.hints
         && args.db.db.is_none()
         && !game.can_estimate()
@@ -30,15 +32,35 @@ pub fn run<G: Tiered + Presentation + Search>(game: G, args: Args) -> anyhow::Re
             "no database {}: two people play without values or hints",
             path.display()
         );
-        return play_unsolved(&game, start(&game, &args)?);
+        play_unsolved(game, start(game, args)?)?;
+        return Ok(true);
     }
-    let source = open_or_search(&game, &args.db, args.search_ms)?;
-    let greeting = format!(
-        "{} {}: moves as `show` lists them; also: hint, hints, undo, quit",
-        game.name(),
-        game.variant()
-    );
+    Ok(false)
+}
+
+/// Runs `play` on `game`, answered from `source`.
+///
+/// # Errors
+/// A bad option, a damaged database, or a closed standard input or
+/// output.
+pub fn run<G: Presentation + Search, R: Reader<G>>(
+    game: G,
+    source: Source<R>,
+    args: Args,
+) -> anyhow::Result<()> {
+    let greeting = greeting(&game, "hint, hints, undo, quit");
     play(&game, &args, &greeting, |pos| source.respond(&game, pos))
+}
+
+/// What `play` says first: the game, how moves are typed, and the
+/// commands `also` taken.
+fn greeting<G: Presentation>(game: &G, also: &str) -> String {
+    let help = game.move_help().map(|h| format!("\n{h}")).unwrap_or_default();
+    format!(
+        "{}, {}: moves as `show` lists them; also: {also}{help}",
+        game.title(),
+        game.variant_title()
+    )
 }
 
 /// The side `--computer` names: a player's index, or `None` for two
@@ -286,12 +308,7 @@ fn play_unsolved<G: Presentation>(game: &G, mut pos: G::Position) -> anyhow::Res
     let mut history = Vec::new();
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{} {}: moves as `show` lists them; also: moves, undo, quit",
-        game.name(),
-        game.variant()
-    )?;
+    writeln!(out, "{}", greeting(game, "moves, undo, quit"))?;
     loop {
         let mover = game.player_to_move(&pos);
         writeln!(out)?;

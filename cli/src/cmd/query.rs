@@ -5,25 +5,29 @@
 use std::io::Write;
 
 use serde::Serialize;
-use topitop_game_api::{Presentation, Record, Search, Tiered};
+use topitop_db::Reader;
+use topitop_game_api::{Presentation, Reachability, Record, Search};
 use topitop_serve::response::value_name;
 use topitop_serve::PositionResponse;
 
-use super::open_or_search;
+use super::Source;
 use crate::common::{error_text, DbArgs};
 use crate::lines::{next_line, tsv_field, Line};
 
-/// Runs `query` on `game`.
+/// Runs `query` on `game`, answered from `source`.
 ///
 /// # Errors
-/// A position the game refuses, or a missing or damaged database.
-pub fn run<G: Tiered + Presentation + Search>(game: G, args: Args) -> anyhow::Result<()> {
-    let source = open_or_search(&game, &args.db, args.search_ms)?;
-    // The database's test of reachability (a forward pass, for a game that
-    // does not answer it itself), else the game's answer.
+/// A position the game refuses, or a damaged database.
+pub fn run<G: Presentation + Search, R: Reader<G>>(
+    game: G,
+    source: Source<R>,
+    args: Args,
+) -> anyhow::Result<()> {
+    // The database's test of reachability (a forward pass), for a game
+    // that does not answer it itself; else the game's answer.
     let reached = match &source {
-        super::Source::Db(db) => topitop_db::reader::Reader::<G>::reachable(db.as_ref(), &game),
-        super::Source::Search(_) => None,
+        Source::Db(db) if game.reachability() == Reachability::Search => db.reachable(&game),
+        _ => None,
     };
     let respond = |text: &str| -> anyhow::Result<Answer> {
         let pos = game.parse_position(text).map_err(crate::common::bad_position)?;

@@ -4,7 +4,7 @@
 use games_topitop_rules::{Budget, Rules, Ruleset};
 use topitop_cli::common::DbArgs;
 use topitop_cli::options::GameArgs;
-use topitop_game_api::GameOption;
+use topitop_game_api::{GameOption, Registered};
 
 /// `--rules`.
 const RULES: &str = "rules";
@@ -25,28 +25,11 @@ const GAMESMAN_CLASSIC: &str = "gamesman-classic";
 /// `crosscheck A B --report FILE.html`.
 const REPORT: &str = "report";
 
-/// Every option Topitop takes, for the command line's help and checks.
+/// Every option Topitop takes, for the command line's help and checks:
+/// the rules' own ([`Registered::OPTIONS`]) and its commands'.
 pub fn declared() -> Vec<GameOption> {
-    vec![
-        GameOption::value(
-            RULES,
-            "v0|v1",
-            "the ruleset: v1, GamesmanClassic's current module, or v0, its older rules",
-            Some("v1"),
-        ),
-        GameOption::value(
-            VARIANT,
-            "N",
-            "GamesmanClassic's option number 0-7 (v1 only): bit 0 no move loses, \
-             bit 1 the two-tower tying rule, bit 2 misère",
-            Some("0"),
-        ),
-        GameOption::value(
-            BUDGET,
-            "B/R/S/L",
-            "the pieces: blue buckets/red buckets/smalls/larges",
-            Some(STANDARD_BUDGET),
-        ),
+    let mut options = <Rules as Registered>::OPTIONS.to_vec();
+    options.extend([
         GameOption::flag(
             ALL,
             "solve every ruleset of the budget together, the 8 v1 variants and v0, one database \
@@ -84,7 +67,8 @@ pub fn declared() -> Vec<GameOption> {
             None,
         )
         .only(&["crosscheck"]),
-    ]
+    ]);
+    options
 }
 
 /// `serve --budget`: the budget of the databases served.
@@ -164,8 +148,7 @@ fn given(args: &GameArgs) -> Vec<String> {
 
 impl RulesOptions for GameArgs {
     fn rules(&self) -> anyhow::Result<Rules> {
-        let ruleset = Ruleset::parse(self.options.get(RULES).unwrap_or("v1"), variant_number(self)?)?;
-        Ok(Rules::with_budget(ruleset, self.budget()?))
+        Rules::from_options(&self.options).map_err(anyhow::Error::msg)
     }
 
     fn budget(&self) -> anyhow::Result<Budget> {

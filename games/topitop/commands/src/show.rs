@@ -4,11 +4,10 @@
 
 use games_topitop_rules::{gchash, Move, Position, Rules};
 use serde_json::json;
-use topitop_cli::cmd::show::{run_with, Args, Detail, Details};
+use topitop_cli::cmd::show::{Detail, Details};
 
-use crate::options::RulesOptions;
-
-struct Topitop;
+/// What only Topitop's rules know of a position and a move.
+pub struct Topitop;
 
 impl Details<Rules> for Topitop {
     fn position(&self, rules: &Rules, pos: &Position) -> Vec<Detail> {
@@ -58,10 +57,4 @@ impl Details<Rules> for Topitop {
             json: json!(mv.code()),
         }]
     }
-}
-
-/// Runs `show`.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let rules = args.rules.rules()?;
-    run_with(rules, args, &Topitop)
 }

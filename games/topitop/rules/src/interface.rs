@@ -3,15 +3,18 @@
 //! it reaches any game. Topitop keeps its own solver, database and fast
 //! paths (in `games-topitop-solved`); this is the common ground.
 
-use topitop_game_api::{BoardArt, Game, GameError, Presentation, Reachability, Search, Value};
+use topitop_game_api::{
+    BoardArt, Game, GameError, GameOption, Options, Presentation, Reachability, Registered, Search, Value,
+};
 
+use crate::budget::Budget;
 use crate::cell::Player;
 use crate::error::ParsePositionError;
 use crate::movegen::play_unchecked;
 use crate::moves::Move;
 use crate::notation::{autogui_entities, autogui_move, parse_position};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Rules, Ruleset};
 use crate::{shown, symmetry};
 
 impl Game for Rules {
@@ -176,7 +179,82 @@ impl Presentation for Rules {
     fn ending(&self, pos: &Position) -> Option<String> {
         shown::words::ending(*self, *pos)
     }
+
+    fn move_help(&self) -> Option<String> {
+        Some(format!(
+            "Moves like B5 (place a bucket on cell 5), S1, L1, 4-5 (slide from cell 4 to 5), None.\nBoard letters: {}",
+            crate::explain::LEGEND
+        ))
+    }
 }
 
 /// No search: positions are answered from a database only.
 impl Search for Rules {}
+
+/// The pieces of the real game, `--budget`'s default.
+const STANDARD_BUDGET: &str = "2/2/4/4";
+
+/// Topitop on the command line: `--rules`, `--variant` and `--budget`
+/// select the rules; a database's variant string (`v1_0`, `v0_0`,
+/// `v1_4_1-1-2-2`) names them back.
+impl Registered for Rules {
+    const NAME: &'static str = "topitop";
+
+    const OPTIONS: &'static [GameOption] = &[
+        GameOption::value(
+            "rules",
+            "v0|v1",
+            "the ruleset: v1, GamesmanClassic's current module, or v0, its older rules",
+            Some("v1"),
+        ),
+        GameOption::value(
+            "variant",
+            "N",
+            "GamesmanClassic's option number 0-7 (v1 only): bit 0 no move loses, \
+             bit 1 the two-tower tying rule, bit 2 misère",
+            Some("0"),
+        ),
+        GameOption::value(
+            "budget",
+            "B/R/S/L",
+            "the pieces: blue buckets/red buckets/smalls/larges",
+            Some(STANDARD_BUDGET),
+        ),
+    ];
+
+    fn from_options(options: &Options) -> Result<Rules, String> {
+        let variant = options.get("variant").map_or(Ok(0), |v| {
+            v.parse().map_err(|_| {
+                format!("--variant {v:?}: Topitop's variants are the numbers 0 to 7 (names are other games': use --game NAME)")
+            })
+        })?;
+        let ruleset =
+            Ruleset::parse(options.get("rules").unwrap_or("v1"), variant).map_err(|e| e.to_string())?;
+        let budget: Budget = options
+            .get("budget")
+            .unwrap_or(STANDARD_BUDGET)
+            .parse()
+            .map_err(|e: crate::BudgetError| e.to_string())?;
+        Ok(Rules::with_budget(ruleset, budget))
+    }
+
+    fn from_variant(variant: &str) -> Result<Rules, String> {
+        let bad = || format!("{variant:?} is no Topitop variant (e.g. v1_0, v0_0, v1_4_1-1-2-2)");
+        let mut parts = variant.splitn(3, '_');
+        let (Some(name), Some(number)) = (parts.next(), parts.next()) else {
+            return Err(bad());
+        };
+        let number: i64 = number.parse().map_err(|_| bad())?;
+        let budget = match parts.next() {
+            None => Budget::STANDARD,
+            Some(b) => b.replace('-', "/").parse().map_err(|_| bad())?,
+        };
+        let rules = Rules::with_budget(Ruleset::parse(name, number).map_err(|_| bad())?, budget);
+        // One spelling a variant: the standard budget is never written.
+        if Game::variant(&rules) == variant {
+            Ok(rules)
+        } else {
+            Err(bad())
+        }
+    }
+}

@@ -93,3 +93,41 @@ fn every_ruleset_keeps_the_game_interfaces_contract() {
         }
     }
 }
+
+#[test]
+fn options_and_variant_strings_name_the_rules_both_ways() {
+    use topitop_game_api::{Options, Registered};
+    for budget in [Budget::STANDARD, "1/1/2/2".parse().unwrap()] {
+        for ruleset in Variant::all().map(Ruleset::V1).chain([Ruleset::V0]) {
+            let rules = Rules::with_budget(ruleset, budget);
+            assert_eq!(Rules::from_variant(&Game::variant(&rules)), Ok(rules));
+        }
+    }
+    let options = Options::new()
+        .with("rules", "v1")
+        .with("variant", "5")
+        .with("budget", "1/1/2/2");
+    let rules = Rules::from_options(&options).unwrap();
+    assert_eq!(Game::variant(&rules), "v1_5_1-1-2-2");
+    assert_eq!(
+        Rules::from_options(&Options::new()).unwrap(),
+        Rules::new(Ruleset::V1(Variant::DEFAULT))
+    );
+    // One spelling a variant: the standard budget is never written.
+    for bad in [
+        "v1_0_2-2-4-4",
+        "v1",
+        "v2_0",
+        "v0_3",
+        "v1_8",
+        "v1_0_1-1",
+        "topitop_v1_0",
+        "",
+    ] {
+        assert!(Rules::from_variant(bad).is_err(), "{bad}");
+    }
+    let e = Rules::from_options(&Options::new().with("variant", "misere")).unwrap_err();
+    assert!(e.contains("numbers 0 to 7"), "{e}");
+    assert!(Rules::from_options(&Options::new().with("rules", "v0").with("variant", "1")).is_err());
+    assert!(Rules::from_options(&Options::new().with("budget", "9/9")).is_err());
+}
