@@ -11,7 +11,8 @@
 //! * `move-text`: each move's string reads back, in its position, as the
 //!   move, and no two moves of a position share a string;
 //! * `game-over`: a position has no moves exactly when it is primitive;
-//! * `turn`: [`Game::player_to_move`] is 0 or 1;
+//! * `turn`: [`Game::player_to_move`] is 0 or 1, and every move passes
+//!   the turn; or, for an impartial game, it is `None` everywhere;
 //! * `symmetry`: the canonical position is canonical itself, is among
 //!   the position's images, which hold the position, each once, and all
 //!   share its canonical form and primitive value; a game that declares
@@ -307,10 +308,22 @@ fn check_position<G: Game>(game: &G, pos: &G::Position, moves: &[G::Move], repor
         format!("{text}: {} moves, primitive value {primitive:?}", moves.len())
     });
     let turn = game.player_to_move(pos);
-    report.record("turn", turn < 2, || format!("{text}: player {turn} to move"));
+    report.record("turn", turn.is_none_or(|t| t < 2), || {
+        format!("{text}: player {turn:?} to move")
+    });
     let mut names = std::collections::HashSet::new();
     for &mv in moves {
         let name = game.format_move(mv);
+        // The solvers' negamax counts on every move passing the turn; an
+        // impartial game says no turn anywhere.
+        let next = game.player_to_move(&game.play(pos, mv));
+        let passes = match (turn, next) {
+            (Some(t), Some(n)) => n == 1 - t.min(1),
+            (t, n) => t.is_none() && n.is_none(),
+        };
+        report.record("turn", passes, || {
+            format!("{text}: after {name}, player {next:?} to move, where player {turn:?} was")
+        });
         let back = game.parse_move(pos, &name);
         report.record(
             "move-text",
@@ -542,8 +555,10 @@ mod tests {
         fn format_move(&self, mv: u8) -> String {
             format!("-{mv}")
         }
-        fn player_to_move(&self, pos: &u8) -> usize {
-            usize::from((7 - pos) % 2 == 1)
+        /// Impartial; the flawed game claims a turn from the stones
+        /// taken so far, which taking two does not pass.
+        fn player_to_move(&self, pos: &u8) -> Option<usize> {
+            (self.flaw == Some("turn")).then_some(usize::from((7 - pos) % 2 == 1))
         }
     }
 
@@ -611,7 +626,7 @@ mod tests {
 
     #[test]
     fn each_broken_promise_is_caught_by_its_own_check() {
-        for flaw in ["name", "game-over", "move-text", "rank", "tier", "reach"] {
+        for flaw in ["name", "game-over", "move-text", "rank", "tier", "reach", "turn"] {
             let report = check_registered(&Heap { flaw: Some(flaw) }, Settings::default());
             let failed: Vec<_> = report
                 .checks

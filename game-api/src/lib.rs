@@ -122,8 +122,8 @@ pub enum Reachability {
 ///         }
 ///     }
 ///     fn format_move(&self, mv: u8) -> String { mv.to_string() }
-///     // The first player moves from 7, 5, 3 and 1.
-///     fn player_to_move(&self, pos: &u8) -> usize { usize::from(pos % 2 == 0) }
+///     // Impartial: a heap is the same whoever takes from it, so the
+///     // position leaves out the turn (`player_to_move` is `None`).
 /// }
 ///
 /// impl Tiered for Heap {
@@ -152,7 +152,7 @@ pub enum Reachability {
 /// let game = Heap;
 /// let after = game.play(&game.start(), game.parse_move(&7, "1")?);
 /// assert_eq!(game.format_position(&after), "6");
-/// assert_eq!(game.player_to_move(&after), 1);
+/// assert_eq!(game.player_to_move(&after), None);
 /// assert!(game.parse_move(&1, "2").is_err());
 /// let report = check_registered(&game, Settings::default());
 /// assert!(report.passed(), "{report}");
@@ -227,8 +227,17 @@ pub trait Game: Send + Sync {
         Reachability::Search
     }
 
-    /// Who moves in `pos`: 0 for the first player, 1 for the second.
-    fn player_to_move(&self, pos: &Self::Position) -> usize;
+    /// Optional: who moves in `pos`, 0 for the first player and 1 for
+    /// the second, for a partisan game (whose positions differ by who
+    /// moves). `None`, the default: an impartial game, whose positions
+    /// are the same whoever moves and need not carry the turn (a record a
+    /// position, not two). Every move passes the turn (the solvers'
+    /// negamax counts on it), so a command that knows the plies played
+    /// tells the players apart by them, and one that does not names
+    /// neither.
+    fn player_to_move(&self, _pos: &Self::Position) -> Option<usize> {
+        None
+    }
 
     /// Optional: true when the game has symmetries, declared by
     /// [`images`](Game::images) and [`canonical`](Game::canonical): a

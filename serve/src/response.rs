@@ -136,7 +136,8 @@ pub fn autogui_position<G: Presentation>(game: &G, pos: &G::Position) -> String 
             })
             .collect()
     });
-    format!("{}_{entities}", game.player_to_move(pos) + 1)
+    // An impartial game says no turn: GamesmanUni's string still needs one.
+    format!("{}_{entities}", game.player_to_move(pos).map_or(1, |p| p + 1))
 }
 
 /// How a position object names a position where the game is over
@@ -169,9 +170,9 @@ fn shown<G: Game>(game: &G, pos: &G::Position, rec: Record, over: GameOver) -> (
 
 /// The position object of `pos` of `game`, with records from `db`, a
 /// game over without a winner named as `over` says. A move's value for
-/// its maker is the child's, seen from the other side when the child's
-/// player to move is the other one. The moves come in the game's order
-/// where the sort leaves a tie.
+/// its maker is the child's, seen from the other side: every move passes
+/// the turn. The moves come in the game's order where the sort leaves a
+/// tie.
 ///
 /// # Errors
 /// A position outside the database, or a damaged block.
@@ -182,15 +183,14 @@ pub fn respond_game<G: Game + Presentation, R: Reader<G> + ?Sized>(
     over: GameOver,
 ) -> Result<PositionResponse, DbError> {
     let rec = db.lookup(game, pos)?;
-    let mover = game.player_to_move(pos);
     let mut moves = Vec::new();
     for mv in game.moves(pos) {
         let child = game.play(pos, mv);
         let (value, remoteness) = shown(game, &child, db.lookup(game, &child)?, over);
-        let turn_passes = game.player_to_move(&child) != mover;
+        // Every move passes the turn (as the solvers count on).
         let move_value = match value {
-            "win" if turn_passes => "lose",
-            "lose" if turn_passes => "win",
+            "win" => "lose",
+            "lose" => "win",
             v => v,
         };
         let text = game.format_move(mv);
@@ -257,14 +257,13 @@ pub fn respond_estimated<G: Presentation + Search>(
     } else {
         game.estimate(pos, budget, stop)?
     };
-    let mover = game.player_to_move(pos);
     let moves: Vec<MoveResponse> = est
         .moves
         .iter()
         .map(|&(mv, score)| {
             let child = game.play(pos, mv);
-            let turn_passes = game.player_to_move(&child) != mover;
-            let child_score = score.map(|s| if turn_passes { 1.0 - s } else { s });
+            // Every move passes the turn: the child's player scores the rest.
+            let child_score = score.map(|s| 1.0 - s);
             let text = game.format_move(mv);
             MoveResponse {
                 autogui_move: game.autogui_move(pos, mv).unwrap_or_else(|| text.clone()),

@@ -228,7 +228,7 @@ impl<G: Game + Presentation + Search, R: Reader<G> + Send> ServedVariant for Gam
 
     fn turn(&self, p: &str) -> Option<&'static str> {
         let pos = self.game.parse_position(p).ok()?;
-        Some(self.game.player_names()[self.game.player_to_move(&pos)])
+        Some(self.game.player_names()[self.game.player_to_move(&pos)?])
     }
 
     fn reachable(&self, p: &str) -> Option<bool> {

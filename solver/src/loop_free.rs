@@ -320,7 +320,8 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 /// # Examples
 ///
 /// A heap of 7 stones, each player taking one or two; who cannot move
-/// loses (the game of `topitop_game_api::Game`'s example).
+/// loses (the game of `topitop_game_api::Game`'s example): impartial, so a
+/// heap is one position whoever takes from it.
 ///
 /// ```
 /// # use topitop_game_api::{Game, GameError, Record, Tiered, Value};
@@ -340,7 +341,6 @@ pub fn negamax(children: impl IntoIterator<Item = Record>) -> Option<Record> {
 /// #     fn format_position(&self, pos: &u8) -> String { pos.to_string() }
 /// #     fn parse_move(&self, _: &u8, text: &str) -> Result<u8, GameError> { text.parse().map_err(GameError::notation) }
 /// #     fn format_move(&self, mv: u8) -> String { mv.to_string() }
-/// #     fn player_to_move(&self, pos: &u8) -> usize { usize::from(pos % 2 == 0) }
 /// # }
 /// # impl Tiered for Heap {
 /// #     type Tier = u8;

@@ -873,8 +873,8 @@ mod tests {
         fn format_move(&self, d: i8) -> String {
             d.to_string()
         }
-        fn player_to_move(&self, p: &(u8, u8, u8)) -> usize {
-            usize::from(p.2)
+        fn player_to_move(&self, p: &(u8, u8, u8)) -> Option<usize> {
+            Some(usize::from(p.2))
         }
         fn images(&self, p: &(u8, u8, u8)) -> Vec<(u8, u8, u8)> {
             let m = (p.0, LINE - 1 - p.1, p.2);

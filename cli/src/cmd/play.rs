@@ -122,7 +122,7 @@ pub fn play<G: Presentation>(
     writeln!(out, "{greeting}")?;
     loop {
         let r = respond(&pos)?;
-        let mover = game.player_to_move(&pos);
+        let mover = mover(game, &pos, history.len());
         writeln!(out)?;
         write!(out, "{}", crate::common::board_text(&game.show(&pos)))?;
         let estimated = r.estimated.is_some();
@@ -134,11 +134,11 @@ pub fn play<G: Presentation>(
             standing(names, mover, &r)
         )?;
         if r.moves.is_empty() {
-            writeln!(out, "Game over: {}.", game_over(game, &pos))?;
+            writeln!(out, "Game over: {}.", game_over(game, &pos, mover))?;
             return Ok(());
         }
         if computer == Some(mover) {
-            let (child, said) = computer_move(game, args, &pos, &r, &mut dice)?;
+            let (child, said) = computer_move(game, args, (&pos, mover), &r, &mut dice)?;
             writeln!(out, "{said}")?;
             history.push(pos);
             pos = child;
@@ -186,18 +186,17 @@ fn standing(names: [&str; 2], mover: usize, r: &PositionResponse) -> String {
     }
 }
 
-/// The computer's move in `pos`, whose moves `r` lists best first: the
-/// best, or below level 10 now and then one at random. Returns the
-/// position after it and the line that says it.
+/// The computer's move in `pos`, where player `mover` moves, whose moves
+/// `r` lists best first: the best, or below level 10 now and then one at
+/// random. Returns the position after it and the line that says it.
 fn computer_move<G: Presentation>(
     game: &G,
     args: &Args,
-    pos: &G::Position,
+    (pos, mover): (&G::Position, usize),
     r: &PositionResponse,
     dice: &mut Rng,
 ) -> anyhow::Result<(G::Position, String)> {
     let names = game.player_names();
-    let mover = game.player_to_move(pos);
     let random = dice.below(10) >= u64::from(args.level);
     let chosen = if random {
         &r.moves[dice.index(r.moves.len())]
@@ -214,12 +213,8 @@ fn computer_move<G: Presentation>(
     let then = match chosen.estimate {
         Some(score) => format!("estimated {:.0}% for {}", 100.0 * score, names[mover]),
         None if r.estimated.is_some() => NO_ESTIMATE.to_string(),
-        None => result_words(
-            names,
-            game.player_to_move(&child),
-            chosen.position_value,
-            chosen.remoteness,
-        ),
+        // Every move passes the turn.
+        None => result_words(names, 1 - mover, chosen.position_value, chosen.remoteness),
     };
     let said = format!(
         "Computer plays {} for {}{how}: then {then}",
@@ -261,17 +256,24 @@ fn undo<G: Presentation>(
     let mut undone = None;
     while let Some(p) = history.pop() {
         undone = Some(p);
-        if computer != Some(game.player_to_move(&p)) {
+        if computer != Some(mover(game, &p, history.len())) {
             break;
         }
     }
     undone
 }
 
-/// How the game ended in `pos`, a primitive position.
-fn game_over<G: Presentation>(game: &G, pos: &G::Position) -> String {
+/// Who moves in `pos`, reached `ply` plies from where play began: the
+/// game says, or for an impartial game the plies say (the first player
+/// moves first).
+fn mover<G: Presentation>(game: &G, pos: &G::Position, ply: usize) -> usize {
+    game.player_to_move(pos).unwrap_or(ply % 2)
+}
+
+/// How the game ended in `pos`, a primitive position where player
+/// `mover` is to move.
+fn game_over<G: Presentation>(game: &G, pos: &G::Position, mover: usize) -> String {
     let names = game.player_names();
-    let mover = game.player_to_move(pos);
     match game.primitive(pos) {
         Some(Value::Win) => format!("{} wins", names[mover]),
         Some(Value::Lose) => format!("{} wins", names[1 - mover]),
@@ -310,11 +312,11 @@ fn play_unsolved<G: Presentation>(game: &G, mut pos: G::Position) -> anyhow::Res
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", greeting(game, "moves, undo, quit"))?;
     loop {
-        let mover = game.player_to_move(&pos);
+        let mover = mover(game, &pos, history.len());
         writeln!(out)?;
         write!(out, "{}", crate::common::board_text(&game.show(&pos)))?;
         if game.primitive(&pos).is_some() {
-            writeln!(out, "Game over: {}.", game_over(game, &pos))?;
+            writeln!(out, "Game over: {}.", game_over(game, &pos, mover))?;
             return Ok(());
         }
         let Some(text) = prompt(&mut input, &mut out, names[mover])? else {

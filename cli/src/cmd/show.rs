@@ -47,7 +47,8 @@ struct Report {
     game: &'static str,
     variant: String,
     position: String,
-    turn: &'static str,
+    /// None for an impartial game: its positions do not say.
+    turn: Option<&'static str>,
     primitive: Option<&'static str>,
     /// Why the game is over, in the game's words ([`Presentation::ending`]).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,7 +105,7 @@ pub fn run_with<G: Presentation>(game: G, args: Args, details: &dyn Details<G>) 
         game: game.name(),
         variant: game.variant(),
         position: game.format_position(&pos),
-        turn: game.player_names()[game.player_to_move(&pos)],
+        turn: game.player_to_move(&pos).map(|p| game.player_names()[p]),
         primitive: game.primitive(&pos).map(|v| v.name()),
         ending: game.ending(&pos),
         canonical: game.format_position(&game.canonical(&pos)),
@@ -129,7 +130,9 @@ pub fn run_with<G: Presentation>(game: G, args: Args, details: &dyn Details<G>) 
     writeln!(out)?;
     write!(out, "{}", crate::common::board_text(&game.show(&pos)))?;
     writeln!(out)?;
-    writeln!(out, "Turn       {}", r.turn)?;
+    if let Some(turn) = r.turn {
+        writeln!(out, "Turn       {turn}")?;
+    }
     writeln!(out, "Primitive  {}", r.primitive.unwrap_or("no (game goes on)"))?;
     if let Some(why) = &r.ending {
         writeln!(out, "Ending     {why}")?;

@@ -133,7 +133,8 @@ pub fn run<G: Presentation, X: Extras<G>>(
         start: StartResult::new(
             game.format_position(&start),
             game.player_names(),
-            game.player_to_move(&start),
+            // The first player moves first, impartial game or not.
+            game.player_to_move(&start).unwrap_or(0),
             db.lookup(game, &start)?,
         ),
         file: facts.path.display().to_string(),

@@ -58,7 +58,7 @@ impl Game for TicTacToe {
 
     fn play(&self, pos: &Board, mv: u8) -> Board {
         let mut b = *pos;
-        if self.player_to_move(pos) == 0 {
+        if self.mover(pos) == 0 {
             b.x |= 1 << mv;
         } else {
             b.o |= 1 << mv;
@@ -139,8 +139,8 @@ impl Game for TicTacToe {
         (mv + 1).to_string()
     }
 
-    fn player_to_move(&self, pos: &Board) -> usize {
-        usize::from(pos.x.count_ones() > pos.o.count_ones())
+    fn player_to_move(&self, pos: &Board) -> Option<usize> {
+        Some(self.mover(pos))
     }
 }
 
@@ -163,7 +163,7 @@ impl Presentation for TicTacToe {
             .collect();
         let turn = match self.primitive(pos) {
             Some(_) => "game over".to_string(),
-            None => format!("{} to move", self.player_names()[self.player_to_move(pos)]),
+            None => format!("{} to move", self.player_names()[self.mover(pos)]),
         };
         format!("{}\n{turn}", rows.join("\n---+---+---\n"))
     }
@@ -197,7 +197,7 @@ impl Presentation for TicTacToe {
 
     /// A button on the cell: `A_a_<cell>_x` for X, `A_b_<cell>_x` for O.
     fn autogui_move(&self, pos: &Board, mv: u8) -> Option<String> {
-        let who = ['a', 'b'][self.player_to_move(pos)];
+        let who = ['a', 'b'][self.mover(pos)];
         Some(format!("A_{who}_{mv}_x"))
     }
 
@@ -214,6 +214,11 @@ impl Presentation for TicTacToe {
 impl Search for TicTacToe {}
 
 impl TicTacToe {
+    /// Who moves: X (0) first, so O (1) once X has more marks.
+    fn mover(&self, pos: &Board) -> usize {
+        usize::from(pos.x.count_ones() > pos.o.count_ones())
+    }
+
     /// The mark on cell `k` (0 top left to 8): `x`, `o` or `-`.
     fn mark(&self, pos: &Board, k: u16) -> char {
         if pos.x & (1 << k) != 0 {

@@ -67,8 +67,8 @@ impl Game for Topple {
         Topple::format_move(self, mv)
     }
 
-    fn player_to_move(&self, pos: &Position) -> usize {
-        pos.turn().index()
+    fn player_to_move(&self, pos: &Position) -> Option<usize> {
+        Some(pos.turn().index())
     }
 
     /// The board's symmetries ([`crate::symmetry`]) and the reserve

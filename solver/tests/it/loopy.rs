@@ -95,8 +95,8 @@ impl Game for Chase {
     fn format_move(&self, m: (bool, i8)) -> String {
         format!("{m:?}")
     }
-    fn player_to_move(&self, p: &Pos) -> usize {
-        usize::from(p.3)
+    fn player_to_move(&self, p: &Pos) -> Option<usize> {
+        Some(usize::from(p.3))
     }
 }
 

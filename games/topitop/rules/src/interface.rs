@@ -106,11 +106,11 @@ impl Game for Rules {
         mv.to_string()
     }
 
-    fn player_to_move(&self, pos: &Position) -> usize {
-        match pos.turn() {
+    fn player_to_move(&self, pos: &Position) -> Option<usize> {
+        Some(match pos.turn() {
             Player::Blue => 0,
             Player::Red => 1,
-        }
+        })
     }
 
     fn canonical(&self, pos: &Position) -> Position {

@@ -95,11 +95,11 @@ impl Game for Topolo {
         all
     }
 
-    fn player_to_move(&self, pos: &Position) -> usize {
-        match self.to_move(pos) {
+    fn player_to_move(&self, pos: &Position) -> Option<usize> {
+        Some(match self.to_move(pos) {
             Color::Red => 0,
             Color::Black => 1,
-        }
+        })
     }
 }
 

@@ -60,7 +60,7 @@ fn strings_round_trip_and_illegal_input_is_refused() {
         let child = Game::play(&rules, &start, mv);
         let back = rules.parse_position(&rules.format_position(&child)).unwrap();
         assert_eq!(back, child);
-        assert_eq!(rules.player_to_move(&child), 1, "Red moves second");
+        assert_eq!(rules.player_to_move(&child), Some(1), "Red moves second");
         seen.insert(rules.autogui_move(&start, mv).unwrap());
     }
     assert_eq!(seen.len(), 27, "27 distinct buttons at the start");
