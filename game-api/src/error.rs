@@ -49,6 +49,24 @@ impl GameError {
         }
     }
 
+    /// `text` as an error message quotes it: cut to 80 characters, an
+    /// ellipsis saying where, so that a pasted file does not fill the
+    /// screen.
+    ///
+    /// ```
+    /// use topitop_game_api::GameError;
+    ///
+    /// assert_eq!(GameError::quoted("1_--"), "1_--");
+    /// assert_eq!(GameError::quoted(&"x".repeat(100)).chars().count(), 81);
+    /// ```
+    pub fn quoted(text: &str) -> String {
+        let mut s: String = text.chars().take(80).collect();
+        if text.chars().count() > 80 {
+            s.push('…');
+        }
+        s
+    }
+
     /// What is wrong.
     pub fn kind(&self) -> ErrorKind {
         self.kind

@@ -34,6 +34,13 @@ pub use error::{ErrorKind, GameError};
 pub use options::{GameOption, Options};
 pub use record::{Record, Value, MAX_REMOTENESS};
 
+/// The images bundled with GamesmanUni (5.0.35, `src/models/images/svg/`)
+/// that hold an element with id `MoveButtonSVG`, the only ones it can
+/// draw an `A_` move button from (found there with `grep -rl
+/// MoveButtonSVG`): a game's button characters must use one of them, and
+/// its pieces none.
+pub const MOVE_BUTTON_IMAGES: [&str; 2] = ["chungtoi/p.svg", "general/basichitbox.svg"];
+
 /// A game's drawings for the browser page, as SVG markup.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoardArt {

@@ -160,13 +160,7 @@ pub fn play<G: Presentation>(
                 Some(p) => pos = p,
                 None => writeln!(out, "nothing to undo")?,
             },
-            text => match game.parse_move(&pos, text) {
-                Ok(mv) => {
-                    history.push(pos);
-                    pos = game.play(&pos, mv);
-                }
-                Err(e) => writeln!(out, "{e}")?,
-            },
+            text => typed_move(game, &mut pos, &mut history, text, &mut out)?,
         }
     }
 }
@@ -263,6 +257,25 @@ fn undo<G: Presentation>(
     undone
 }
 
+/// Plays the move `text` from `pos`, kept in `history` for undo, or
+/// says why the game refuses it.
+fn typed_move<G: Presentation>(
+    game: &G,
+    pos: &mut G::Position,
+    history: &mut Vec<G::Position>,
+    text: &str,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    match game.parse_move(pos, text) {
+        Ok(mv) => {
+            history.push(*pos);
+            *pos = game.play(pos, mv);
+            Ok(())
+        }
+        Err(e) => writeln!(out, "{e}"),
+    }
+}
+
 /// Who moves in `pos`, reached `ply` plies from where play began: the
 /// game says, or for an impartial game the plies say (the first player
 /// moves first).
@@ -338,13 +351,7 @@ fn play_unsolved<G: Presentation>(game: &G, mut pos: G::Position) -> anyhow::Res
                 Some(p) => pos = p,
                 None => writeln!(out, "nothing to undo")?,
             },
-            text => match game.parse_move(&pos, text) {
-                Ok(mv) => {
-                    history.push(pos);
-                    pos = game.play(&pos, mv);
-                }
-                Err(e) => writeln!(out, "{e}")?,
-            },
+            text => typed_move(game, &mut pos, &mut history, text, &mut out)?,
         }
     }
 }

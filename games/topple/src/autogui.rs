@@ -168,10 +168,7 @@ impl Topple {
 mod tests {
     use super::*;
 
-    /// Images of GamesmanUni 5.0.35 (`src/models/images/svg/`) that hold an
-    /// element with id `MoveButtonSVG`, the only ones it can draw an `A_`
-    /// button from; found there with `grep -rl MoveButtonSVG`.
-    const MOVE_BUTTON_IMAGES: [&str; 2] = ["chungtoi/p.svg", "general/basichitbox.svg"];
+    use topitop_game_api::MOVE_BUTTON_IMAGES;
 
     #[test]
     fn every_button_and_entity_has_an_image_and_buttons_are_unique() {

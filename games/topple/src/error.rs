@@ -50,12 +50,3 @@ pub enum ParseError {
         why: String,
     },
 }
-
-/// `text`, cut to 80 characters for an error message.
-pub(crate) fn shown(text: &str) -> String {
-    let mut s: String = text.chars().take(80).collect();
-    if text.chars().count() > 80 {
-        s.push('…');
-    }
-    s
-}

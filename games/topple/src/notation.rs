@@ -19,9 +19,10 @@
 //! pawn's step).
 
 use crate::board::{CellNames, Direction, Shape};
-use crate::error::{shown, ParseError};
+use crate::error::ParseError;
 use crate::position::{Color, Position};
 use crate::rules::{Move, Topple};
+use topitop_game_api::GameError;
 
 impl Topple {
     /// The string of `pos`.
@@ -61,7 +62,7 @@ impl Topple {
     pub fn parse(&self, text: &str) -> Result<Position, ParseError> {
         let pos = self.parse_syntax(text)?;
         self.check(&pos).map_err(|why| ParseError::Impossible {
-            text: shown(text),
+            text: GameError::quoted(text),
             why,
         })?;
         Ok(pos)
@@ -73,7 +74,7 @@ impl Topple {
     /// A wrong number of fields, rows or cells, or an unknown character.
     pub fn parse_syntax(&self, text: &str) -> Result<Position, ParseError> {
         let syntax = |why: String| ParseError::Syntax {
-            text: shown(text),
+            text: GameError::quoted(text),
             why,
         };
         let fields: Vec<&str> = text.split(' ').collect();
@@ -149,7 +150,7 @@ impl Topple {
     pub fn parse_move_syntax(&self, text: &str) -> Result<Move, ParseError> {
         let s: Shape = self.shape();
         let bad = |why: &str| ParseError::Move {
-            text: shown(text),
+            text: GameError::quoted(text),
             why: why.to_string(),
         };
         let cell = |t: &str| {

@@ -188,11 +188,8 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
-    /// Images of GamesmanUni 5.0.35 (`src/models/images/svg/`) that hold an
-    /// element with id `MoveButtonSVG`, the only ones it can draw a move
-    /// button from; found there with `grep -rl MoveButtonSVG`. Its pieces
-    /// (`general/redpiece.svg`, `general/blackpiece.svg`) are not among them.
-    const MOVE_BUTTON_IMAGES: [&str; 2] = ["chungtoi/p.svg", "general/basichitbox.svg"];
+    // Its pieces (`general/redpiece.svg`, ...) are none of these.
+    use topitop_game_api::MOVE_BUTTON_IMAGES;
 
     #[test]
     fn every_button_is_a_centre_with_an_image_and_unique() {

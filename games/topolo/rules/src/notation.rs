@@ -5,10 +5,11 @@
 //! or `s` `m` `l` (Black's). The start of 3×3 is `.../.../...`. A move is
 //! a size letter and a cell number: `S7`, `M12`, `L3`.
 
-use crate::error::{shown, ParseError};
+use crate::error::ParseError;
 use crate::piece::{Color, Size};
 use crate::position::Position;
 use crate::rules::{Move, Topolo};
+use topitop_game_api::GameError;
 
 impl Topolo {
     /// The string of `pos`.
@@ -38,7 +39,7 @@ impl Topolo {
     pub fn parse(&self, text: &str) -> Result<Position, ParseError> {
         let s = self.shape();
         let syntax = |why: String| ParseError::Syntax {
-            text: shown(text),
+            text: GameError::quoted(text),
             why,
         };
         let rows: Vec<&str> = text.trim().split('/').collect();
@@ -99,7 +100,7 @@ impl Topolo {
             }
         }
         self.check(&pos).map_err(|why| ParseError::Unreachable {
-            text: shown(text),
+            text: GameError::quoted(text),
             why,
         })?;
         Ok(pos)
@@ -112,7 +113,7 @@ impl Topolo {
     /// Not a size letter followed by a cell number of this board.
     pub fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
         let bad = |why: String| ParseError::Move {
-            text: shown(text),
+            text: GameError::quoted(text),
             why,
         };
         let t = text.trim();
