@@ -29,10 +29,6 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
-/// The little-endian u16 at `at`.
-pub fn le_u16(b: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([b[at], b[at + 1]])
-}
 /// The little-endian u32 at `at`.
 pub fn le_u32(b: &[u8], at: usize) -> u32 {
     let mut a = [0u8; 4];

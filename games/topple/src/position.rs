@@ -140,16 +140,6 @@ impl Position {
             .fold(0, |m, (b, _)| m | 1u64 << b)
     }
 
-    /// The cells whose stacks are exactly `h` high.
-    #[inline]
-    pub fn stacks_of(&self, h: u8) -> u64 {
-        self.heights
-            .iter()
-            .enumerate()
-            .filter(|(_, &x)| x == h)
-            .fold(0, |m, (b, _)| m | 1u64 << b)
-    }
-
     /// Every piece on the board.
     #[inline]
     pub fn pieces_on_board(&self) -> u32 {

@@ -116,9 +116,6 @@ pub const ALL_CELLS: [Cell; 10] = [
 
 const CHARS: [char; 10] = ['-', 'B', 'R', 'S', 'L', 'X', 'O', 'C', 'P', 'Q'];
 
-/// The v0 module's letters for the same cells (`_ b r s l X O c B R`).
-const V0_CHARS: [char; 10] = ['_', 'b', 'r', 's', 'l', 'X', 'O', 'c', 'B', 'R'];
-
 impl Cell {
     /// The cell with this discriminant, if it is one (0..=9).
     #[inline]
@@ -138,11 +135,6 @@ impl Cell {
     /// The cell a GamesmanClassic v1 letter stands for.
     pub fn from_char(c: char) -> Option<Cell> {
         CHARS.iter().position(|&x| x == c).map(|i| ALL_CELLS[i])
-    }
-
-    /// The letter the old (v0) module used for this cell.
-    pub const fn to_v0_char(self) -> char {
-        V0_CHARS[self as usize]
     }
 
     /// Whose colour the cell shows, if any (a bucket on top).

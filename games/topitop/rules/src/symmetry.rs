@@ -315,15 +315,6 @@ pub struct BoardStanding {
     pub self_symmetric: bool,
 }
 
-/// The canonical form and the symmetry that produces it from `pos`.
-pub fn canonical_with_map(pos: Position) -> (Position, Symmetry) {
-    Symmetry::ALL
-        .into_iter()
-        .map(|s| (transform(pos, s), s))
-        .min_by_key(|(p, _)| p.bits())
-        .unwrap_or((pos, Symmetry::Identity))
-}
-
 /// The distinct images of `pos` (1, 2, 4 or 8), smallest first: the
 /// canonical form, then the others in the order of their bits.
 pub fn images_of(pos: Position) -> Vec<Position> {

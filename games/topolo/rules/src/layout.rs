@@ -245,12 +245,6 @@ impl Layout {
         }
     }
 
-    /// The place in [`Counts`] of a digit's piece.
-    pub fn count_slot(&self, digit: u8) -> usize {
-        let (color, size) = self.piece(digit);
-        3 * usize::from(color == Color::Black) + size as usize
-    }
-
     /// The digit of the piece counted at `k` of [`Counts`].
     pub fn digit_of_slot(&self, k: usize) -> u8 {
         let color = if k < 3 { Color::Red } else { Color::Black };

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use serde::Serialize;
 
 use crate::card::{Card, DeckSpec};
-use crate::check::{matches, tops_in};
+use crate::check::tops_in;
 use topitop_game_api::rng::Rng;
 
 /// The rules of a game, as the table agrees them.
@@ -590,12 +590,6 @@ impl Game {
         }
         Ok((g, events))
     }
-
-    /// True when `player` may match: identical cards in a full line.
-    pub fn can_match(&self, player: usize) -> bool {
-        let h = &self.hands[player];
-        (h.line.len() == self.rules.line || h.matched) && !matches(&h.line, &self.display()).is_empty()
-    }
 }
 
 /// A session of several games, with running totals: the player with the
@@ -615,12 +609,6 @@ impl Totals {
         for (t, p) in self.points.iter_mut().zip(points) {
             *t += p;
         }
-    }
-
-    /// Who starts the next game: the most points, the first of equals.
-    pub fn next_starter(&self) -> usize {
-        let most = self.points.iter().copied().max().unwrap_or(0);
-        self.points.iter().position(|&p| p == most).unwrap_or(0)
     }
 }
 
