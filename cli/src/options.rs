@@ -263,7 +263,7 @@ pub(crate) fn check(command: &str, game: &dyn Commands, chosen: &str, args: &Gam
         return Ok(());
     }
     let theirs = if takes.is_empty() {
-        format!("{} takes none in `{command}`", game.name())
+        format!("{} takes no options of its own in `{command}`", game.name())
     } else {
         format!("{}'s options in `{command}` are {}", game.name(), usage(&takes))
     };

@@ -223,6 +223,7 @@ impl<G: Registered, F: Format<G>> GameCommands<G, F> {
             check: |game, settings| {
                 let mut report = conformance::check_game(game, settings);
                 conformance::check_names(game, &mut report);
+                conformance::check_drawing(game, settings, &mut report);
                 report
             },
             details: None,

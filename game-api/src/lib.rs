@@ -34,12 +34,101 @@ pub use error::{ErrorKind, GameError};
 pub use options::{GameOption, Options};
 pub use record::{Record, Value, MAX_REMOTENESS};
 
-/// The images bundled with GamesmanUni (5.0.35, `src/models/images/svg/`)
-/// that hold an element with id `MoveButtonSVG`, the only ones it can
-/// draw an `A_` move button from (found there with `grep -rl
-/// MoveButtonSVG`): a game's button characters must use one of them, and
-/// its pieces none.
-pub const MOVE_BUTTON_IMAGES: [&str; 2] = ["chungtoi/p.svg", "general/basichitbox.svg"];
+/// The images bundled with GamesmanUni (5.0.35, commit 3771794,
+/// `src/models/images/svg/`) that hold an element with id
+/// `MoveButtonSVG`, the only ones it can draw an `A_` move button from
+/// (an image without one gives a button of no size), found there with
+/// `git grep -l MoveButtonSVG` (the copy read lacked
+/// `sevenpennies/7pennies.svg`, which may hold one too). A game's button
+/// characters must use one of them, and its pieces none.
+pub const MOVE_BUTTON_IMAGES: [&str; 86] = [
+    "369mm/z.svg",
+    "3spot/h.svg",
+    "3spot/v.svg",
+    "abrobad/propose.svg",
+    "chopsticks/0.svg",
+    "chopsticks/1.svg",
+    "chopsticks/2.svg",
+    "chopsticks/3.svg",
+    "chopsticks/4.svg",
+    "chopsticks/6.svg",
+    "chopsticks/7.svg",
+    "chopsticks/8.svg",
+    "chopsticks/9.svg",
+    "chungtoi/p.svg",
+    "chungtoi/q.svg",
+    "chungtoi/rotate.svg",
+    "connect4twist/left.svg",
+    "connect4twist/right.svg",
+    "dshogi/chick_move_token.svg",
+    "dshogi/elephant_move_token.svg",
+    "dshogi/giraffe_move_token.svg",
+    "euclidsgame/h.svg",
+    "expantix/down.svg",
+    "expantix/downn.svg",
+    "expantix/left.svg",
+    "expantix/leftt.svg",
+    "expantix/right.svg",
+    "expantix/rightt.svg",
+    "expantix/up.svg",
+    "expantix/upp.svg",
+    "forestfox/button.svg",
+    "general/basichitbox.svg",
+    "hashi/horizpill.svg",
+    "hashi/vertpill.svg",
+    "lgame/1.svg",
+    "lgame/2.svg",
+    "lgame/3.svg",
+    "lgame/4.svg",
+    "lgame/5.svg",
+    "lgame/6.svg",
+    "lgame/7.svg",
+    "lgame/8.svg",
+    "lightsout/t.svg",
+    "marble_circuit/Magenta.svg",
+    "marble_circuit/Orange.svg",
+    "marble_circuit/Teal.svg",
+    "marble_circuit/Yellow.svg",
+    "nim/grid.svg",
+    "nim/t.svg",
+    "othello/P.svg",
+    "quickcross/rotate.svg",
+    "rubiksmagic/p.svg",
+    "rubiksmagic/q.svg",
+    "rubiksmagic/r.svg",
+    "rubiksmagic/s.svg",
+    "spinout/clockwise.svg",
+    "spinout/clockwise2.svg",
+    "spinout/counterclockwise.svg",
+    "spinout/counterclockwise2.svg",
+    "squaredance/q.svg",
+    "squaredance/r.svg",
+    "squaredance/s.svg",
+    "squaredance/t.svg",
+    "swans/s.svg",
+    "tictactwo/g.svg",
+    "tootandotto/oo.svg",
+    "tootandotto/tt.svg",
+    "topitop/t.svg",
+    "topitop/u.svg",
+    "topitop/v.svg",
+    "topitop/w.svg",
+    "topspin/0_custom.svg",
+    "topspin/11_custom.svg",
+    "topspin/12_custom.svg",
+    "topspin/1_custom.svg",
+    "topspin/2_custom.svg",
+    "topspin/3_custom.svg",
+    "topspin/4_custom.svg",
+    "topspin/5_custom.svg",
+    "topspin/6_custom.svg",
+    "topspin/7_custom.svg",
+    "topspin/8_custom.svg",
+    "topspin/9_custom.svg",
+    "topspin/arrow_transparent.svg",
+    "topspin/flipped_arrow.svg",
+    "y/h.svg",
+];
 
 /// A game's drawings for the browser page, as SVG markup.
 #[derive(Clone, Debug, Default, PartialEq)]

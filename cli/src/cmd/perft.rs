@@ -77,6 +77,12 @@ pub fn run<G: Game>(game: G, args: Args) -> anyhow::Result<()> {
         }
         let next = widen(&game, &level, edges, depth + 1)?;
         if next.is_empty() {
+            if !args.json {
+                writeln!(
+                    out,
+                    "# every game has ended by depth {depth}: nothing deeper to count"
+                )?;
+            }
             break;
         }
         depth += 1;

@@ -77,11 +77,14 @@ fn computer<G: Presentation>(game: &G, args: &Args) -> anyhow::Result<Option<usi
                     .iter()
                     .position(|n| n.eq_ignore_ascii_case(name))
                     .ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "--computer {name}: use {}, {}, first, second or none",
-                            names[0],
-                            names[1]
-                        )
+                        // A game that keeps the default names says them once.
+                        let mut words = names.to_vec();
+                        for w in ["first", "second"] {
+                            if !words.iter().any(|n| n.eq_ignore_ascii_case(w)) {
+                                words.push(w);
+                            }
+                        }
+                        anyhow::anyhow!("--computer {name}: use {} or none", words.join(", "))
                     })?,
             ),
         },

@@ -341,7 +341,7 @@ fn answer_lines(json: bool, answer: impl Fn(&str) -> anyhow::Result<Answer>) -> 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The position, in the game's notation (Topitop's `1_---------`,
-    /// tic-tac-toe's `---/---/---`); without it, positions are read from
+    /// Topolo's `.../.../...`); without it, positions are read from
     /// standard input, one per line, and answered as TSV rows (or, with
     /// --json, JSON Lines: one object per line, `{"position", "error"}` for
     /// a bad one).

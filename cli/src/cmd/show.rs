@@ -165,7 +165,7 @@ pub fn run_with<G: Presentation>(game: G, args: Args, details: &dyn Details<G>) 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game's position string, as `query` and `export` print it (e.g.
-    /// Topitop's `1_LS-L-SLLS45`, tic-tac-toe's `xo-/-x-/---`).
+    /// Topitop's `1_LS-L-SLLS45`, Topolo's `.../.../...`).
     // A position may start with `-` (tic-tac-toe's empty board); the
     // command's own options are still read as options.
     #[arg(value_name = "POSITION", allow_hyphen_values = true)]

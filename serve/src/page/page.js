@@ -115,7 +115,14 @@ function fetchAnswer(v, p) {
 }
 
 async function answerAt(i) {
-  if (!state.answers[i]) state.answers[i] = await fetchAnswer(state.current, state.history[i]);
+  if (!state.answers[i]) {
+    const r = await fetchAnswer(state.current, state.history[i]);
+    // An impartial game's positions do not say who moves: the plies
+    // played do, the first player moving first (as `topitop play`).
+    const names = state.board.players;
+    if (r.turn == null && names) r.turn = names[i % 2];
+    state.answers[i] = r;
+  }
   return state.answers[i];
 }
 

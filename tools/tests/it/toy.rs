@@ -102,7 +102,7 @@ fn check_puts_every_game_through_the_contract() {
         let out = ok(&[&["check", "--games", "20", "--seed", "7"][..], game].concat());
         assert!(out.contains("conformance check, seed 7"), "{out}");
         assert!(out.trim_end().ends_with("every check passed"), "{out}");
-        for check in ["legal", "position-text", "move-text", "game-over", "symmetry"] {
+        for check in ["legal", "position-text", "move-text", "game-over", "symmetry", "drawing"] {
             assert!(
                 out.lines().any(|l| l.starts_with(check)),
                 "{game:?} lacks {check}:\n{out}"
@@ -129,7 +129,7 @@ fn check_puts_every_game_through_the_contract() {
     assert!(stderr(&o).contains("--games"), "{}", stderr(&o));
     let o = topitop(&["check", "--game", "tictactoe", "--board", "3x3"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("tictactoe takes none"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tictactoe takes no options of its own"), "{}", stderr(&o));
 }
 
 #[test]

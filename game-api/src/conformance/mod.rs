@@ -31,7 +31,11 @@
 //!   reached ([`Reachability::Every`](crate::Reachability)) or answers
 //!   which are must be right (the counts go in the report either way);
 //! * `name`, `variant`: the name is [`Registered::NAME`], and the variant
-//!   string builds the same variant back.
+//!   string builds the same variant back;
+//! * `drawing`: GamesmanUni's theme reads, and the AutoGUI strings of the
+//!   positions and moves met name its centres, images and sounds, a
+//!   move's button drawn from an image GamesmanUni can draw one from
+//!   ([`check_drawing`]).
 //!
 //! The games are random but seeded: a seed gives the same games on every
 //! machine, so a violation found is found again.
@@ -41,6 +45,10 @@ use std::fmt;
 
 use crate::rng::Rng;
 use crate::{Game, Registered, TierType, Tiered};
+
+mod drawing;
+
+pub use drawing::check_drawing;
 
 /// How much to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,11 +248,13 @@ fn check_reach<G: Tiered>(game: &G, tiers: &[G::Tier], report: &mut Report) {
     report.reach = Some((classes.len() as u64, accepted));
 }
 
-/// Checks a registered `game` as [`check_tiered`], and its name and
-/// variant string against its registration ([`check_names`]).
+/// Checks a registered `game` as [`check_tiered`], its name and variant
+/// string against its registration ([`check_names`]), and its drawing
+/// ([`check_drawing`]).
 pub fn check_registered<G: Registered + Tiered>(game: &G, settings: Settings) -> Report {
     let mut report = check_tiered(game, settings);
     check_names(game, &mut report);
+    check_drawing(game, settings, &mut report);
     report
 }
 
@@ -589,7 +599,30 @@ mod tests {
         }
     }
 
-    impl crate::Presentation for Heap {}
+    /// A stone a centre, and a button where the move leaves the heap's
+    /// end (a centre past the board, for the flawed drawing).
+    impl crate::Presentation for Heap {
+        fn image_autogui_data(&self) -> Option<String> {
+            let centers: Vec<String> = (0..7).map(|k| format!("[{k}.5,0.5]")).collect();
+            Some(format!(
+                r#"{{"defaultTheme":"t","themes":{{"t":{{"space":[7,1],"centers":[{}],
+                "charImages":{{"s":{{"image":"general/brownpiece.svg","scale":1}},
+                "a":{{"image":"general/basichitbox.svg","scale":1}}}},"sounds":{{"x":"general/remove.mp3"}}}}}}}}"#,
+                centers.join(",")
+            ))
+        }
+        fn autogui_position(&self, pos: &u8) -> Option<String> {
+            Some(format!(
+                "{}{}",
+                "s".repeat(usize::from(*pos)),
+                "-".repeat(usize::from(7 - pos))
+            ))
+        }
+        fn autogui_move(&self, pos: &u8, mv: u8) -> Option<String> {
+            let at = pos - mv + if self.flaw == Some("drawing") { 7 } else { 0 };
+            Some(format!("A_a_{at}_x"))
+        }
+    }
     impl crate::Search for Heap {}
 
     impl Registered for Heap {
@@ -617,6 +650,7 @@ mod tests {
             "rank",
             "name",
             "variant",
+            "drawing",
         ] {
             assert!(report.checks[name].made > 0, "{name} never checked: {report}");
         }
@@ -626,7 +660,16 @@ mod tests {
 
     #[test]
     fn each_broken_promise_is_caught_by_its_own_check() {
-        for flaw in ["name", "game-over", "move-text", "rank", "tier", "reach", "turn"] {
+        for flaw in [
+            "name",
+            "game-over",
+            "move-text",
+            "rank",
+            "tier",
+            "reach",
+            "turn",
+            "drawing",
+        ] {
             let report = check_registered(&Heap { flaw: Some(flaw) }, Settings::default());
             let failed: Vec<_> = report
                 .checks
