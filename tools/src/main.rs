@@ -26,6 +26,8 @@ fn main() -> ExitCode {
             games_topple_commands::commands(),
             #[cfg(feature = "toy")]
             topitop_cli::registry::tiered::<games_tictactoe::TicTacToe>().boxed(),
+            #[cfg(feature = "toy")]
+            topitop_cli::registry::tiered::<games_nim::Nim>().boxed(),
         ])
         // Toppo: no solver serves it; its own commands and pages.
         .with_tools(vec![games_toppo_commands::tool()]),

@@ -1,13 +1,14 @@
-//! A third game, tic-tac-toe, that lives only in the tests
-//! (`games/tictactoe`) and is registered by the `toy` feature: solved,
-//! stored, verified, queried, exported and counted through the same
-//! commands and files as the real games, with no change to a shared crate.
-//! Run with `cargo test -p topitop --features toy --test it -- toy::`.
+//! The template games that live only in the tests (`games/tictactoe`,
+//! and `games/nim`, an impartial game whose positions carry no turn),
+//! registered by the `toy` feature: solved, stored, verified, queried,
+//! exported, counted, served and played through the same commands and
+//! files as the real games, with no change to a shared crate. Run with
+//! `cargo test -p topitop --features toy --test it -- toy::`.
 
 use crate::support;
 
 use support::http::get;
-use support::page::{driver, query, shows};
+use support::page::{best_moves, driver, query, shows};
 use support::run::{stderr, stdout, temp_dir, topitop};
 use support::server::Server;
 use support::webdriver::Browser;
@@ -102,7 +103,14 @@ fn check_puts_every_game_through_the_contract() {
         let out = ok(&[&["check", "--games", "20", "--seed", "7"][..], game].concat());
         assert!(out.contains("conformance check, seed 7"), "{out}");
         assert!(out.trim_end().ends_with("every check passed"), "{out}");
-        for check in ["legal", "position-text", "move-text", "game-over", "symmetry", "drawing"] {
+        for check in [
+            "legal",
+            "position-text",
+            "move-text",
+            "game-over",
+            "symmetry",
+            "drawing",
+        ] {
             assert!(
                 out.lines().any(|l| l.starts_with(check)),
                 "{game:?} lacks {check}:\n{out}"
@@ -129,7 +137,11 @@ fn check_puts_every_game_through_the_contract() {
     assert!(stderr(&o).contains("--games"), "{}", stderr(&o));
     let o = topitop(&["check", "--game", "tictactoe", "--board", "3x3"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("tictactoe takes no options of its own"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("tictactoe takes no options of its own"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -153,4 +165,73 @@ fn tic_tac_toe_is_drawn_and_played_on_the_page() {
     let end = crate::page_games::play_to_the_end(&browser, d, &g, start);
     crate::page_games::says_why_it_ended(&browser, &server, "tictactoe/3x3", &end);
     crate::page_games::photograph(&browser, "tictactoe");
+}
+
+#[test]
+fn an_impartial_game_is_solved_served_and_played_without_a_turn() {
+    // Nim 3-4-5: a position is lost for its mover exactly when the xor
+    // of the heaps is 0; the position says nothing of who moves.
+    let dir = temp_dir("toy-nim");
+    let d = dir.to_str().unwrap();
+    let g = ["--game", "nim"];
+    let solved = ok(&[&["solve", "--out", d][..], &g].concat());
+    assert!(solved.contains("start position 3-4-5: win 11"), "{solved}");
+    let table = ok(&[&["export", "--dir", d][..], &g].concat());
+    let mut rows = 0;
+    for row in table.lines().skip(1) {
+        let f: Vec<&str> = row.split('\t').collect();
+        let heaps: Vec<u8> = f[0].split('-').map(|h| h.parse().unwrap()).collect();
+        let lost = heaps[0] ^ heaps[1] ^ heaps[2] == 0;
+        assert_eq!(f[2], if lost { "lose" } else { "win" }, "{row}");
+        rows += 1;
+    }
+    assert_eq!(rows, 4 * 5 * 6, "one record a position, not one a side");
+    let stats = ok(&[&["stats", "--dir", d][..], &g].concat());
+    assert!(stats.lines().any(|l| l == "reachable positions  120"), "{stats}");
+    let shown: serde_json::Value =
+        serde_json::from_str(&ok(&[&["show", "3-4-5", "--json"][..], &g].concat())).unwrap();
+    assert_eq!(shown["turn"], serde_json::Value::Null);
+    // At the terminal, the players are told apart by the plies played.
+    let o = support::run::topitop_with_input(
+        &[&["play", "--dir", d, "--computer", "none"][..], &g].concat(),
+        b"1:2\n2:4\nquit\n",
+    );
+    let said = stdout(&o);
+    for line in [
+        "3-4-5 (first to move)",
+        "1-4-5 (second to move)",
+        "1-0-5 (first to move)",
+    ] {
+        assert!(said.contains(line), "{line}: {said}");
+    }
+
+    // Served: no turn, GamesmanUni's prefix 1, and the page's computer
+    // answers the person's move, the sides told apart by the plies.
+    let server = Server::start(&dir, "toy-nim", &[]);
+    let p = get(server.addr, "/ui/position/nim/3-4-5?p=3-4-5").json();
+    assert_eq!(p["turn"], serde_json::Value::Null);
+    assert!(p["autoguiPosition"].as_str().unwrap().starts_with("1_"), "{p}");
+    let Some(driver) = driver() else { return };
+    let browser = Browser::start(&driver, &dir);
+    browser.open(&format!("http://{}/ui/?game=nim&variant=3-4-5", server.addr));
+    let start = query(d, &g, "3-4-5");
+    shows(&browser, "3-4-5", &start);
+    browser.click("#computer-1");
+    let mv = &start["moves"][0];
+    browser.click(&format!(
+        "#board [data-move=\"{}\"] :is(.hit, circle.ring)",
+        mv["move"].as_str().unwrap()
+    ));
+    let after = query(d, &g, mv["position"].as_str().unwrap());
+    let answer = browser.wait_for(
+        "the computer's answer",
+        "const s = state.history; return s.length === 3 ? s[2] : null",
+    );
+    assert!(
+        best_moves(&after).iter().any(|m| m["position"] == answer),
+        "{answer} is not one of the best answers"
+    );
+    let status = browser.eval("return document.getElementById('status').textContent");
+    // The game's own names: the first player moves again after two plies.
+    assert!(status.as_str().unwrap().contains("first to move"), "{status}");
 }
