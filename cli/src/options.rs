@@ -1,8 +1,8 @@
 //! The games' options on the command line: `--game` and what each
 //! registered game declares ([`Commands::options`]), offered with help
-//! made from the declarations ([`offer`]), read back as given
+//! made from the declarations (`offer`), read back as given
 //! ([`GameArgs`]), and refused for a game that does not declare them, in
-//! one place before any command runs ([`check`]).
+//! one place before any command runs (`check`).
 
 use clap::{Arg, ArgAction};
 use topitop_game_api::{GameOption, Options};
@@ -81,7 +81,7 @@ impl clap::FromArgMatches for AllGames {
     }
 }
 
-/// Nothing of its own: the options come from the registry ([`offer`]).
+/// Nothing of its own: the options come from the registry (`offer`).
 impl clap::Args for AllGames {
     fn augment_args(cmd: clap::Command) -> clap::Command {
         cmd
@@ -94,7 +94,7 @@ impl clap::Args for AllGames {
 
 impl clap::Args for GameArgs {
     /// `--game` alone: the games' options, and the help of both, come
-    /// from the registry once the games are known ([`offer`]).
+    /// from the registry once the games are known (`offer`).
     fn augment_args(cmd: clap::Command) -> clap::Command {
         cmd.arg(
             Arg::new(GAME_ID)

@@ -1,7 +1,7 @@
 //! The one codec of the databases' headers: fields written in order, all
 //! little-endian ([`HeaderWriter`]), read back in the same order with
 //! every read checked against the header's length ([`Fields`]), and the
-//! envelope the shared formats put around them ([`seal`], [`unseal`]):
+//! envelope the shared formats put around them ([`HeaderWriter::seal`], [`unseal`]):
 //! the magic number, a `u16` version, a `u32` length, the fields, and
 //! the XXH3-64 of all of it. A format's header is then its list of
 //! fields, written once for writing and once for reading, side by side.

@@ -54,7 +54,7 @@ pub struct Needs {
 /// lookups (two bytes a position it keeps, a fraction of a byte an index)
 /// from when it is solved until its last parent is, then left to the
 /// solve's store on disk, or with `packs` (a store that keeps nothing)
-/// packed in memory ([`PACKED_BYTES_PER_INDEX`]); a loopy tier also needs
+/// packed in memory (`PACKED_BYTES_PER_INDEX`); a loopy tier also needs
 /// its positions' moves and its reverse graph while it is solved. The
 /// share of each tier's indices that are positions is sampled, and so are
 /// the moves that stay inside the largest loopy tier.

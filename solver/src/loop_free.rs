@@ -102,7 +102,7 @@ impl TierStore for KeepNothing {
 /// unsolved tier still reads are held for lookups, a record for each index
 /// that holds one ([`topitop_db::sparse`]); the others are left where the
 /// solve's [`TierStore`] kept them, on disk, or packed in memory
-/// ([`crate::packed`]) when it did not keep them.
+/// (the `packed` module) when it did not keep them.
 pub struct LoopFreeSolution<T> {
     records: QuickMap<T, SparseTier>,
     packed: QuickMap<T, PackedTier>,

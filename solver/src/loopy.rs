@@ -71,12 +71,12 @@ impl Moves {
 
 /// Bytes a loopy tier's solve holds for `positions` positions with
 /// `inside` moves inside the tier, besides the bitmap of its indices: for
-/// each position its [`Moves`], its index in its run, its end in the
+/// each position its `Moves`, its index in its run, its end in the
 /// child array, its count of open children, its record while it is
 /// claimed and once it is final (16 bytes), and its bounds in the parent
 /// array (an offset); for each inside move, the child and the parent it
 /// is kept as (a position's number each). Numbers and offsets take 4
-/// bytes, or 8 from 2³² on ([`crate::width`]).
+/// bytes, or 8 from 2³² on (the `width` module).
 pub fn working_bytes(positions: f64, inside: f64) -> f64 {
     let (number, offset) = (bytes_for(positions), bytes_for(inside));
     positions * (std::mem::size_of::<Moves>() as f64 + 16.0 + offset) + inside * 2.0 * number

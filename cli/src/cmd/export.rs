@@ -12,9 +12,9 @@
 //! `.variant`, `.program`, `.table`).
 //!
 //! Every format streams: the rows are made a chunk of the database at a
-//! time ([`walk`]) and written as they are made, Parquet a batch of rows
-//! at a time ([`columns`]), and `--summary` counts in the same single pass
-//! ([`summary`]). Memory stays at a few chunks' rows whatever the size of
+//! time (`walk`) and written as they are made, Parquet a batch of rows
+//! at a time (`columns`), and `--summary` counts in the same single pass
+//! (`summary`). Memory stays at a few chunks' rows whatever the size of
 //! the database, and the first row is out as soon as the first chunk is
 //! read.
 

@@ -17,7 +17,7 @@ use crate::common::check_threads;
 use crate::registry::Games;
 
 /// Gives the allocator's free memory back to the system, set by the
-/// binary (glibc's `malloc_trim`): called every [`TRIM_EVERY`] while the
+/// binary (glibc's `malloc_trim`): called every `TRIM_EVERY` while the
 /// server runs, so that its memory falls back after a burst of
 /// connections (a slowloris of 21,000 held 480 MB after they had gone).
 pub static RETURN_FREE_MEMORY: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();

@@ -211,7 +211,7 @@ impl Tiered for Topple {
         self.position_at(tier, index)
     }
 
-    /// Steps from board to board ([`crate::walk`]) rather than unranking
+    /// Steps from board to board (the `walk` module) rather than unranking
     /// each index.
     fn walk_positions(
         &self,

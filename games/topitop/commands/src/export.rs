@@ -1,5 +1,5 @@
 //! `topitop export`: the shared remoteness tables ([`topitop_cli::cmd::export`])
-//! with Topitop's columns and options ([`Columns`]), or GamesmanClassic's
+//! with Topitop's columns and options (`Columns`), or GamesmanClassic's
 //! tier files (`--format gamesman-classic`, in `gamesman_classic`).
 
 mod gamesman_classic;

@@ -1,5 +1,5 @@
 //! Topolo's own solve: every index of the board's
-//! [`Layout`](games_topolo::layout::Layout) given its value, win, lose or
+//! [`Layout`] given its value, win, lose or
 //! tie for the player to move (the remoteness is the empty cells, so it is
 //! not stored).
 //!

@@ -190,7 +190,7 @@ pub fn side_name(plan: &Plan, u: &Unit) -> String {
 }
 
 /// Bytes the side part of `u` is kept as: the unit's counts, then its
-/// values in the tiers of [`empty_second`], two bits each.
+/// values in the tiers of `empty_second`, two bits each.
 pub fn side_len(plan: &Plan, u: &Unit) -> u64 {
     let lens = states(plan, u.template);
     let n = u.codes.end - u.codes.start;
