@@ -114,15 +114,17 @@ function fetchAnswer(v, p) {
   return getJson(`/ui/position${variantPath(v)}?p=${encodeURIComponent(p)}`);
 }
 
+// The answer `r` of the position `ply` plies into the game. An
+// impartial game's positions do not say who moves: the plies played do,
+// the first player moving first (as `topitop play`).
+function withTurn(r, ply) {
+  const names = state.board.players;
+  if (r.turn == null && names) r.turn = names[ply % 2];
+  return r;
+}
+
 async function answerAt(i) {
-  if (!state.answers[i]) {
-    const r = await fetchAnswer(state.current, state.history[i]);
-    // An impartial game's positions do not say who moves: the plies
-    // played do, the first player moving first (as `topitop play`).
-    const names = state.board.players;
-    if (r.turn == null && names) r.turn = names[i % 2];
-    state.answers[i] = r;
-  }
+  if (!state.answers[i]) state.answers[i] = withTurn(await fetchAnswer(state.current, state.history[i]), i);
   return state.answers[i];
 }
 

@@ -267,7 +267,7 @@ async function perfectPlay() {
     }
     seen.set(m.position, line.length - 1);
     note.textContent = `Working out perfect play: ${line.length - 1} moves so far…`;
-    answers.push(await fetchAnswer(state.current, m.position));
+    answers.push(withTurn(await fetchAnswer(state.current, m.position), state.at + answers.length));
   }
   // Set by index: the arrays may have holes (answers not yet asked for).
   state.history.length = state.at;

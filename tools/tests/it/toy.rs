@@ -234,4 +234,22 @@ fn an_impartial_game_is_solved_served_and_played_without_a_turn() {
     let status = browser.eval("return document.getElementById('status').textContent");
     // The game's own names: the first player moves again after two plies.
     assert!(status.as_str().unwrap().contains("first to move"), "{status}");
+    // Perfect play from there names each mover by the plies too.
+    browser.click("#computer-1");
+    browser.click("#perfect");
+    browser.wait_for(
+        "the perfect line",
+        "const t = document.getElementById('study-note').textContent; return t.startsWith('Perfect play') ? t : null",
+    );
+    let turns = browser.eval("return state.answers.map((a) => a && a.turn)");
+    let turns: Vec<&str> = turns
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(turns.len() > 3, "{turns:?}");
+    for (ply, turn) in turns.iter().enumerate() {
+        assert_eq!(*turn, ["first", "second"][ply % 2], "ply {ply}: {turns:?}");
+    }
 }
