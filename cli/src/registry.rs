@@ -159,7 +159,7 @@ impl<G: Registered + Tiered> Format<G> for SharedFormat {
 /// addresses would carry one name and the command line another.
 pub fn tiered<G: Registered + Tiered>() -> GameCommands<G, SharedFormat> {
     let mut commands = GameCommands::new(SharedFormat, cmd::solve::run::<G>);
-    commands.check = |game, settings| conformance::check_registered(game, settings);
+    commands.check = conformance::check_registered::<G>;
     commands.crosscheck = Some(crosscheck_files::<G>);
     commands
 }
@@ -220,12 +220,7 @@ impl<G: Registered, F: Format<G>> GameCommands<G, F> {
             options,
             solve,
             verify: None,
-            check: |game, settings| {
-                let mut report = conformance::check_game(game, settings);
-                conformance::check_names(game, &mut report);
-                conformance::check_drawing(game, settings, &mut report);
-                report
-            },
+            check: conformance::check_presented::<G>,
             details: None,
             export: None,
             stats: None,

@@ -6,8 +6,7 @@
 
 use serde_json::Value as Json;
 
-use super::{Report, Settings};
-use crate::rng::Rng;
+use super::Report;
 use crate::{Presentation, MOVE_BUTTON_IMAGES};
 
 /// The theme's centres, images by character, and sounds (none: any).
@@ -69,81 +68,86 @@ impl Theme {
     }
 }
 
-/// Checks the game's drawing for GamesmanUni along random games: the
-/// theme reads; each position's entity string has a centre a character
-/// and draws no piece with a button's image; each move's string names
-/// centres, images and sounds the theme has, and no two moves of a
-/// position share one; every image the theme names is drawn on the page
-/// when the game draws its own pieces. A game without a theme is shown
-/// as text, and is checked for having no move strings that need one.
-pub fn check_drawing<G: Presentation>(game: &G, settings: Settings, report: &mut Report) {
-    let theme = match game.image_autogui_data().map(|d| Theme::read(&d)) {
-        None => None,
-        Some(Ok(theme)) => Some(theme),
-        Some(Err(why)) => {
-            report.record("drawing", false, || format!("imageAutoGUIData: {why}"));
-            return;
-        }
-    };
-    if let Some(theme) = &theme {
-        let art = game.board_art();
-        for c in theme.images.keys() {
-            let drawn = art.pieces.is_empty() || art.pieces.iter().any(|(p, _)| p.to_string() == *c);
-            report.record("drawing", drawn, || format!("the page has no drawing of {c:?}"));
-        }
-    }
-    let mut rng = Rng::new(settings.seed ^ 0xD12A);
-    for _ in 0..settings.games.min(50) {
-        let mut pos = game.start();
-        for _ in 0..settings.max_plies {
-            check_position(game, theme.as_ref(), &pos, report);
-            let moves = game.moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            pos = game.play(&pos, moves[rng.index(moves.len())]);
-        }
-    }
+/// The drawing checks of one game: its theme, read once, against which
+/// each position met along the random games is checked ([`Drawing::check`]).
+pub(super) struct Drawing {
+    /// None: the game has no theme and is shown as text.
+    theme: Option<Theme>,
 }
 
-/// The drawing checks of one position.
-fn check_position<G: Presentation>(game: &G, theme: Option<&Theme>, pos: &G::Position, report: &mut Report) {
-    let text = game.format_position(pos);
-    let mut seen = std::collections::HashSet::new();
-    for mv in game.moves(pos) {
-        let Some(s) = game.autogui_move(pos, mv) else {
-            continue;
+impl Drawing {
+    /// Reads `game`'s theme and checks that the page's drawings, when the
+    /// game has its own, cover the theme's characters. None when the
+    /// theme cannot be read (said in `report`): nothing more to check.
+    pub(super) fn read<G: Presentation>(game: &G, report: &mut Report) -> Option<Drawing> {
+        let theme = match game.image_autogui_data().map(|d| Theme::read(&d)) {
+            None => None,
+            Some(Ok(theme)) => Some(theme),
+            Some(Err(why)) => {
+                report.record("drawing", false, || format!("imageAutoGUIData: {why}"));
+                return None;
+            }
         };
-        let fault = match theme {
-            None => Some("a move string without a theme to draw it".to_string()),
-            Some(t) => t.move_fault(&s),
+        if let Some(theme) = &theme {
+            let art = game.board_art();
+            for c in theme.images.keys() {
+                let drawn = art.pieces.is_empty() || art.pieces.iter().any(|(p, _)| p.to_string() == *c);
+                report.record("drawing", drawn, || format!("the page has no drawing of {c:?}"));
+            }
+        }
+        Some(Drawing { theme })
+    }
+
+    /// Checks `pos`, whose moves are `moves`: each move's string names
+    /// centres, images and sounds the theme has, and no two moves share
+    /// one; the entity string has a centre a character and draws no piece
+    /// with a button's image. A game without a theme must give no move
+    /// strings that need one.
+    pub(super) fn check<G: Presentation>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+        moves: &[G::Move],
+        report: &mut Report,
+    ) {
+        let theme = self.theme.as_ref();
+        let text = game.format_position(pos);
+        let mut seen = std::collections::HashSet::new();
+        for &mv in moves {
+            let Some(s) = game.autogui_move(pos, mv) else {
+                continue;
+            };
+            let fault = match theme {
+                None => Some("a move string without a theme to draw it".to_string()),
+                Some(t) => t.move_fault(&s),
+            };
+            let twice = !seen.insert(s.clone());
+            report.record("drawing", fault.is_none() && !twice, || {
+                format!(
+                    "{text}: move {}'s {s}: {}",
+                    game.format_move(mv),
+                    fault.unwrap_or("twice".into())
+                )
+            });
+        }
+        let (Some(theme), Some(entities)) = (theme, game.autogui_position(pos)) else {
+            return;
         };
-        let twice = !seen.insert(s.clone());
-        report.record("drawing", fault.is_none() && !twice, || {
-            format!(
-                "{text}: move {}'s {s}: {}",
-                game.format_move(mv),
-                fault.unwrap_or("twice".into())
-            )
+        let too_long = entities.chars().count() > theme.centers;
+        let button = entities.chars().find(|c| {
+            theme
+                .image(&c.to_string())
+                .is_some_and(|i| MOVE_BUTTON_IMAGES.contains(&i))
+        });
+        report.record("drawing", !too_long && button.is_none(), || match button {
+            Some(c) => format!("{text}: the piece {c:?} is drawn as a button"),
+            None => format!(
+                "{text}: {} characters for {} centres",
+                entities.chars().count(),
+                theme.centers
+            ),
         });
     }
-    let (Some(theme), Some(entities)) = (theme, game.autogui_position(pos)) else {
-        return;
-    };
-    let too_long = entities.chars().count() > theme.centers;
-    let button = entities.chars().find(|c| {
-        theme
-            .image(&c.to_string())
-            .is_some_and(|i| MOVE_BUTTON_IMAGES.contains(&i))
-    });
-    report.record("drawing", !too_long && button.is_none(), || match button {
-        Some(c) => format!("{text}: the piece {c:?} is drawn as a button"),
-        None => format!(
-            "{text}: {} characters for {} centres",
-            entities.chars().count(),
-            theme.centers
-        ),
-    });
 }
 
 #[cfg(test)]

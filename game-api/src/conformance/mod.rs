@@ -35,7 +35,7 @@
 //! * `drawing`: GamesmanUni's theme reads, and the AutoGUI strings of the
 //!   positions and moves met name its centres, images and sounds, a
 //!   move's button drawn from an image GamesmanUni can draw one from
-//!   ([`check_drawing`]).
+//!   (checked by [`check_registered`] and [`check_presented`]).
 //!
 //! The games are random but seeded: a seed gives the same games on every
 //! machine, so a violation found is found again.
@@ -48,7 +48,7 @@ use crate::{Game, Registered, TierType, Tiered};
 
 mod drawing;
 
-pub use drawing::check_drawing;
+use drawing::Drawing;
 
 /// How much to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,35 +176,47 @@ impl fmt::Display for Report {
 /// own way, with no tiers); see the module's list.
 pub fn check_game<G: Game>(game: &G, settings: Settings) -> Report {
     let mut report = Report::default();
-    playouts(game, settings, &mut report, &mut |_, _, _| {});
+    playouts(game, settings, &mut report, &mut |_, _, _, _| {});
     report
 }
 
 /// Checks `game` against [`Tiered`]'s contract too: its tiers and ranks.
 /// A game too large to index (no tiers) is checked as [`check_game`].
 pub fn check_tiered<G: Tiered>(game: &G, settings: Settings) -> Report {
-    let tiers = game.tiers();
     let mut report = Report::default();
+    tiered_checks(game, settings, &mut report, &mut |_, _, _, _| {});
+    report
+}
+
+/// [`check_tiered`]'s checks into `report`, the random games' positions
+/// also put through `more`.
+fn tiered_checks<G: Tiered>(
+    game: &G,
+    settings: Settings,
+    report: &mut Report,
+    more: &mut More<'_, G::Position, G::Move>,
+) {
+    let tiers = game.tiers();
     if tiers.is_empty() {
-        playouts(game, settings, &mut report, &mut |_, _, _| {});
-        return report;
+        playouts(game, settings, report, more);
+        return;
     }
     let known: std::collections::BTreeSet<G::Tier> = tiers.iter().copied().collect();
-    playouts(game, settings, &mut report, &mut |pos, children, report| {
+    playouts(game, settings, report, &mut |pos, moves, children, report| {
         check_ranks(game, &known, pos, children, report);
+        more(pos, moves, children, report);
     });
     let mut rng = Rng::new(settings.seed ^ 0x5EED);
     for &tier in &tiers {
-        sample_tier(game, tier, settings.samples_per_tier, &mut rng, &mut report);
+        sample_tier(game, tier, settings.samples_per_tier, &mut rng, report);
     }
     // Saturating: a large board's sizes may add up past a u64.
     let indices = tiers
         .iter()
         .fold(0u64, |a, &t| a.saturating_add(game.tier_size(t)));
     if indices <= REACH_LIMIT {
-        check_reach(game, &tiers, &mut report);
+        check_reach(game, &tiers, report);
     }
-    report
 }
 
 /// Every position play reaches against every indexed position the game
@@ -249,18 +261,38 @@ fn check_reach<G: Tiered>(game: &G, tiers: &[G::Tier], report: &mut Report) {
 }
 
 /// Checks a registered `game` as [`check_tiered`], its name and variant
-/// string against its registration ([`check_names`]), and its drawing
-/// ([`check_drawing`]).
+/// string against its registration, and its drawing for GamesmanUni
+/// along the same random games.
 pub fn check_registered<G: Registered + Tiered>(game: &G, settings: Settings) -> Report {
-    let mut report = check_tiered(game, settings);
+    let mut report = Report::default();
     check_names(game, &mut report);
-    check_drawing(game, settings, &mut report);
+    let drawing = Drawing::read(game, &mut report);
+    tiered_checks(game, settings, &mut report, &mut |pos, moves, _, report| {
+        if let Some(d) = &drawing {
+            d.check(game, pos, moves, report);
+        }
+    });
+    report
+}
+
+/// Checks a registered `game` that is not behind [`Tiered`] (it is
+/// solved and stored its own way) as [`check_game`], its name and variant
+/// string, and its drawing along the same random games.
+pub fn check_presented<G: Registered>(game: &G, settings: Settings) -> Report {
+    let mut report = Report::default();
+    check_names(game, &mut report);
+    let drawing = Drawing::read(game, &mut report);
+    playouts(game, settings, &mut report, &mut |pos, moves, _, report| {
+        if let Some(d) = &drawing {
+            d.check(game, pos, moves, report);
+        }
+    });
     report
 }
 
 /// Checks `game`'s name against its registration, and that its variant
 /// string builds the game back, into `report`.
-pub fn check_names<G: Registered>(game: &G, report: &mut Report) {
+fn check_names<G: Registered>(game: &G, report: &mut Report) {
     report.record("name", game.name() == G::NAME, || {
         format!("Game::name is {:?}, Registered::NAME {:?}", game.name(), G::NAME)
     });
@@ -271,12 +303,19 @@ pub fn check_names<G: Registered>(game: &G, report: &mut Report) {
     });
 }
 
-/// A check of a position given its children, beside [`check_position`].
-type More<'a, P> = dyn FnMut(&P, &[P], &mut Report) + 'a;
+/// A check of a position given its moves and children, beside
+/// [`check_position`].
+type More<'a, P, M> = dyn FnMut(&P, &[M], &[P], &mut Report) + 'a;
 
 /// Plays the random games, checking each position met with
-/// [`check_position`] and with `more` (given the position's children).
-fn playouts<G: Game>(game: &G, settings: Settings, report: &mut Report, more: &mut More<'_, G::Position>) {
+/// [`check_position`] and with `more` (given the position's moves and
+/// children).
+fn playouts<G: Game>(
+    game: &G,
+    settings: Settings,
+    report: &mut Report,
+    more: &mut More<'_, G::Position, G::Move>,
+) {
     let mut rng = Rng::new(settings.seed);
     for _ in 0..settings.games {
         let mut pos = game.start();
@@ -286,7 +325,7 @@ fn playouts<G: Game>(game: &G, settings: Settings, report: &mut Report, more: &m
             let moves = game.moves(&pos);
             let children: Vec<G::Position> = moves.iter().map(|&m| game.play(&pos, m)).collect();
             check_position(game, &pos, &moves, report);
-            more(&pos, &children, report);
+            more(&pos, &moves, &children, report);
             if moves.is_empty() {
                 break;
             }

@@ -1,7 +1,7 @@
 //! Topitop's options: what it declares to the command line, the rules
 //! they select, and the database they name.
 
-use games_topitop_rules::{Budget, Rules, Ruleset};
+use games_topitop_rules::{Budget, Rules};
 use topitop_cli::common::DbArgs;
 use topitop_cli::options::GameArgs;
 use topitop_game_api::{GameOption, Registered};
@@ -129,15 +129,6 @@ pub trait RulesOptions {
     fn check_against(&self, db: &games_topitop_solved::Database) -> anyhow::Result<()>;
 }
 
-/// Topitop's variant number.
-fn variant_number(args: &GameArgs) -> anyhow::Result<i64> {
-    args.options.get(VARIANT).map_or(Ok(0), |v| {
-        v.parse().map_err(|_| {
-            anyhow::anyhow!("--variant {v:?}: Topitop's variants are the numbers 0 to 7 (names are other games': use --game NAME)")
-        })
-    })
-}
-
 /// The options given on the command line, as they were written.
 fn given(args: &GameArgs) -> Vec<String> {
     [RULES, VARIANT, BUDGET]
@@ -152,7 +143,7 @@ impl RulesOptions for GameArgs {
     }
 
     fn budget(&self) -> anyhow::Result<Budget> {
-        Ok(self.options.get(BUDGET).unwrap_or(STANDARD_BUDGET).parse()?)
+        Ok(self.rules()?.budget())
     }
 
     fn check_against(&self, db: &games_topitop_solved::Database) -> anyhow::Result<()> {
@@ -161,19 +152,17 @@ impl RulesOptions for GameArgs {
         if given.is_empty() {
             return Ok(());
         }
-        let ruleset_given = self.options.has(RULES) || self.options.has(VARIANT);
-        let wanted = Rules::with_budget(
-            if ruleset_given {
-                Ruleset::parse(self.options.get(RULES).unwrap_or("v1"), variant_number(self)?)?
-            } else {
-                file.ruleset()
-            },
-            if self.options.has(BUDGET) {
-                self.budget()?
-            } else {
-                file.budget()
-            },
-        );
+        // What the options select, those not given taken from the file.
+        let mut options = self.options.clone();
+        if !options.has(RULES) && !options.has(VARIANT) {
+            let ruleset = file.ruleset();
+            let number = ruleset.variant().number().to_string();
+            options = options.with(RULES, ruleset.name()).with(VARIANT, &number);
+        }
+        if !options.has(BUDGET) {
+            options = options.with(BUDGET, &file.budget().to_string());
+        }
+        let wanted = Rules::from_options(&options).map_err(anyhow::Error::msg)?;
         anyhow::ensure!(
             wanted == file,
             "{} solves rules {} budget {}, but {} asks for rules {} budget {}; \
