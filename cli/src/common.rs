@@ -25,8 +25,9 @@ pub fn result_words(names: [&str; 2], mover: usize, value: &str, remoteness: i64
     }
 }
 
-/// Every move with its value for the mover and remoteness, several to a
-/// line, so that a board and its hints fit on one screen.
+/// Every move with its value for the mover and the moves left after it
+/// (its position's remoteness, as `query` counts), several to a line, so
+/// that a board and its hints fit on one screen.
 pub fn hint_lines(moves: &[topitop_serve::MoveResponse]) -> Vec<String> {
     const PER_LINE: usize = 6;
     moves
@@ -39,7 +40,7 @@ pub fn hint_lines(moves: &[topitop_serve::MoveResponse]) -> Vec<String> {
                         // An estimate: the mover's expected result.
                         Some(score) => format!(" {:.0}%", 100.0 * score),
                         None if m.remoteness < 0 || m.move_value == "draw" => String::new(),
-                        None => format!(" {}", m.remoteness + 1),
+                        None => format!(" {}", m.remoteness),
                     };
                     format!("{:<13}", format!("{} {}{rem}", m.mv, m.move_value))
                 })

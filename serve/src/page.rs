@@ -17,11 +17,13 @@ const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/page.js");
 const RULES: &str = include_str!("page/rules.js");
 const STUDY: &str = include_str!("page/study.js");
+const TREE: &str = include_str!("page/tree.js");
 const STYLE: &str = include_str!("page/page.css");
 const ICON: &str = include_str!("page/icon.svg");
 
 /// A file of the page: `""` the page itself, its scripts `page.js`,
-/// `rules.js` (the rules panel) and `study.js` (the study tools), `page.css`,
+/// `rules.js` (the rules panel), `study.js` (the study tools) and `tree.js`
+/// (the game as a tree of variations, the address, the record), `page.css`,
 /// `icon.svg` (also the server's `/favicon.ico`, which browsers ask for
 /// whatever the page says).
 pub fn asset(name: &str) -> Option<(&'static str, Bytes)> {
@@ -38,6 +40,10 @@ pub fn asset(name: &str) -> Option<(&'static str, Bytes)> {
         "study.js" => Some((
             "text/javascript; charset=utf-8",
             Bytes::from_static(STUDY.as_bytes()),
+        )),
+        "tree.js" => Some((
+            "text/javascript; charset=utf-8",
+            Bytes::from_static(TREE.as_bytes()),
         )),
         "page.css" => Some(("text/css; charset=utf-8", Bytes::from_static(STYLE.as_bytes()))),
         "icon.svg" => Some(("image/svg+xml", Bytes::from_static(ICON.as_bytes()))),

@@ -552,6 +552,7 @@ mod tests {
             ("/ui/page.js", "text/javascript"),
             ("/ui/rules.js", "text/javascript"),
             ("/ui/study.js", "text/javascript"),
+            ("/ui/tree.js", "text/javascript"),
             ("/ui/page.css", "text/css"),
             ("/ui/icon.svg", "image/svg+xml"),
             ("/favicon.ico", "image/svg+xml"),

@@ -234,7 +234,9 @@ fn write_hints(
         moves.sort_by(|a, b| b.estimate.unwrap_or(-1.0).total_cmp(&a.estimate.unwrap_or(-1.0)));
         format!("estimated share for {mover}, from a search; not solved")
     } else {
-        format!("value for {mover}, and in how many moves")
+        // One way to count (docs/reference.md): the moves left after the
+        // move, as `query` and GamesmanUni count them.
+        format!("value for {mover}, and the moves left after it")
     };
     writeln!(out, "  hints ({what}):")?;
     for line in hint_lines(&moves) {

@@ -12,16 +12,32 @@ const state = {
   current: null, // the chosen entry of `variants`
   object: null, // its variant object
   board: null, // its drawings and player names
-  history: [], // position strings, the start first
-  moves: [null], // the move played into each history entry (none into the start)
-  at: 0, // index in `history` of the position shown
-  answers: [], // the position object of each history entry, when known
+  // The game studied (tree.js): its nodes by id, the start, the node
+  // shown, the line shown through it (nodes, the start first) and the
+  // node's index in that line.
+  nodes: new Map(),
+  root: null,
+  node: null,
+  line: [],
+  at: 0,
+  treeId: "", // which tree (of which page load) a browser history entry belongs to
+  computerDelayMs: 600, // the computer's pause before it moves
+  computerLimit: 200, // the longest game two computers play
+  addressHow: "replace", // how the next address is kept: "push", "replace" or "none"
   computer: [false, false], // which players the computer moves
   request: 0, // the newest position request; older answers are dropped
   timer: null,
   hints: localStorage.getItem("topitop.hints") !== "off", // values shown, or play blind
   focusBoard: false, // a move was played from the keyboard: keep the focus on the board
 };
+
+// The line shown, as positions, moves played into them and their answers
+// (null until asked for).
+Object.defineProperties(state, {
+  history: { get: () => state.line.map((n) => n.position) },
+  moves: { get: () => state.line.map((n) => n.move) },
+  answers: { get: () => state.line.map((n) => n.answer) },
+});
 
 async function getJson(path) {
   const r = await fetch(path, { headers: { Accept: "application/json" } });
@@ -67,7 +83,9 @@ async function loadVariants() {
   });
 }
 
-async function chooseVariant(i, position) {
+// Shows variant `i` from `position` (its start when none); `how` keeps
+// the address as keepAddress does.
+async function chooseVariant(i, position, how = "push") {
   const v = state.variants[i];
   if (!v) return;
   state.current = v;
@@ -81,29 +99,14 @@ async function chooseVariant(i, position) {
   state.computer = [false, false];
   renderComputers();
   loadRules(v);
-  await start(position || object.startPosition);
-}
-
-// The address names the game, the variant and the position shown, so a
-// reload or a shared link comes back to it.
-function keepAddress() {
-  const v = state.current;
-  const url = new URL(location.href);
-  url.searchParams.set("game", v.game);
-  url.searchParams.set("variant", v.id);
-  const p = state.history[state.at];
-  if (p !== undefined && p !== state.object.startPosition) url.searchParams.set("p", p);
-  else url.searchParams.delete("p");
-  history.replaceState(null, "", url);
+  await start(position || object.startPosition, null, how);
 }
 
 // A new game from `position`, whose answer may be known already.
-async function start(position, answer) {
-  state.history = [position];
-  state.moves = [null];
-  state.answers = answer ? [answer] : [];
-  state.at = 0;
-  await show();
+async function start(position, answer, how = "push") {
+  state.treeId = newTreeId();
+  plant(position, answer);
+  await goTo(state.root, how);
 }
 
 // ---- one position ---------------------------------------------------------
@@ -124,8 +127,9 @@ function withTurn(r, ply) {
 }
 
 async function answerAt(i) {
-  if (!state.answers[i]) state.answers[i] = withTurn(await fetchAnswer(state.current, state.history[i]), i);
-  return state.answers[i];
+  const n = state.line[i];
+  if (!n.answer) n.answer = withTurn(await fetchAnswer(state.current, n.position), i);
+  return n.answer;
 }
 
 function enableHistoryButtons() {
@@ -150,10 +154,10 @@ async function show() {
     // to the start, with the reason kept on screen.
     const why = e.message;
     if (state.at > 0) {
-      state.history.splice(state.at);
-      state.at -= 1;
-      await show();
-    } else if (state.history[0] !== state.object.startPosition) {
+      const kids = state.node.parent.children;
+      kids.splice(kids.indexOf(state.node), 1);
+      await goTo(state.node.parent, "replace");
+    } else if (state.root.position !== state.object.startPosition) {
       await start(state.object.startPosition);
     }
     showError(why);
@@ -195,7 +199,7 @@ function describe(r) {
   const m = moverIndex(r);
   const mover = m === null ? "the player to move" : names[m];
   const other = m === null ? "the other player" : names[1 - m];
-  const inN = r.remoteness >= 0 ? ` in ${r.remoteness}` : "";
+  const inN = r.remoteness >= 0 ? `, ${r.remoteness} move${r.remoteness === 1 ? "" : "s"} left` : "";
   const turn = m === null ? "" : `${mover} to move. `;
   if (!r.moves.length) {
     switch (r.positionValue) {
@@ -256,11 +260,20 @@ function cap(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+// A move's value for the player making it, counted as everywhere
+// (docs/reference.md#one-way-to-count): the moves left after it, which is
+// the remoteness of the position it leads to, as `query` and GamesmanUni
+// show it. A search's move has an estimated share, never a value.
 function moveText(m) {
   if (m.moveValue === "unsolved") return "no value known";
-  if (m.estimate !== undefined) return `${m.moveValue}, estimated ${Math.round(100 * m.estimate)}%`;
-  const rem = m.moveValue === "draw" || m.remoteness < 0 ? "" : ` in ${m.remoteness + 1}`;
-  return `${m.moveValue}${rem}`;
+  if (m.estimate !== undefined) return `estimated ${Math.round(100 * m.estimate)}% (not solved)`;
+  return `${m.moveValue}${movesLeft(m.remoteness, m.moveValue)}`;
+}
+
+// ", N left": the moves left with best play, where a value has an end.
+function movesLeft(remoteness, value) {
+  if (value === "draw" || remoteness < 0) return "";
+  return `, ${remoteness} left`;
 }
 
 // A move's name, and its value unless the values are hidden.
@@ -268,18 +281,14 @@ function moveLabel(m) {
   return state.hints ? `${m.move}: ${moveText(m)}` : m.move;
 }
 
+// Plays `move` at the position shown: on along the line when it is the
+// move played there before, else a new variation beside it.
 function play(move, fromKeyboard) {
-  const r = state.answers[state.at];
+  const r = state.node.answer;
   const m = r && r.moves.find((x) => x.move === move);
   if (!m) return;
   state.focusBoard = Boolean(fromKeyboard);
-  state.history.splice(state.at + 1);
-  state.answers.splice(state.at + 1);
-  state.moves.splice(state.at + 1);
-  state.history.push(m.position);
-  state.moves.push(m.move);
-  state.at += 1;
-  show();
+  goTo(childBy(state.node, m.move, m.position));
 }
 
 // ---- the board --------------------------------------------------------------
@@ -335,8 +344,11 @@ function drawBoard(r) {
   else el("rect", { width: w, height: h, fill: "#fafafa" }, back);
   // Arrows and lines go under the pieces, so no stack or letter is
   // hidden; placement buttons go over them.
-  const lines = r.moves.filter((m) => !isButton(m));
-  const buttons = r.moves.filter(isButton);
+  // In the move list's order, so that the Tab order gives away no more
+  // than the list does.
+  const ordered = orderedMoves(r);
+  const lines = ordered.filter((m) => !isButton(m));
+  const buttons = ordered.filter(isButton);
   const discs = buttonDiscs(t, r.moves);
   for (const m of lines) drawMove(svg, t, m, discs, r.moves);
   const pieces = el("g", { class: "pieces" }, svg);
@@ -348,8 +360,50 @@ function drawBoard(r) {
     const c = centers[i];
     if (img && c) piece(ch, c, img.scale, pieces).dataset.slot = String(i);
   });
+  markLastMove(svg, t, r);
   for (const m of buttons) drawMove(svg, t, m, discs, r.moves);
   choosePickMode(svg, t, r);
+}
+
+// The move that led to the position shown, marked as lichess marks the
+// last move's squares: a dashed box round each piece the move changed (a
+// piece placed; a slide's or step's two ends), found by comparing the two
+// positions' AutoGUI strings, and a dashed ring where a piece left. Drawn
+// over the pieces, which would hide a mark under them, and under the move
+// buttons.
+function markLastMove(svg, t, r) {
+  const n = state.node;
+  const parent = n.parent && n.parent.answer;
+  if (!parent || !parent.autoguiPosition || !r.autoguiPosition) return;
+  const before = parent.autoguiPosition.replace(/^[^_]*_/, "");
+  const after = r.autoguiPosition.replace(/^[^_]*_/, "");
+  const centers = state.board.centers || t.centers;
+  const g = el("g", { class: "last-move", "data-last-move": n.move }, svg);
+  const boxes = [];
+  const left = [];
+  for (let i = 0; i < Math.max(before.length, after.length); i++) {
+    if (before[i] === after[i] || !centers[i]) continue;
+    const drawn = svg.querySelector(`.pieces > g[data-slot="${i}"]`);
+    const img = t.charImages[after[i]];
+    if (drawn && img) {
+      // The piece's drawing, in board units: its own box, moved and
+      // scaled as it is placed.
+      const b = drawn.getBBox();
+      const [cx, cy] = centers[i];
+      boxes.push([cx + b.x * img.scale, cy + b.y * img.scale, b.width * img.scale, b.height * img.scale]);
+    } else {
+      left.push(centers[i]);
+    }
+  }
+  const size = boxes.length ? Math.max(...boxes.map((b) => Math.max(b[2], b[3]))) : 0.5;
+  const line = (w) => ({ fill: "none", stroke: "#e0a800", "stroke-width": w, "stroke-dasharray": `${w * 3} ${w * 1.5}` });
+  const w = size * 0.05;
+  for (const [x, y, bw, bh] of boxes) {
+    const pad = size * 0.08;
+    el("rect", { x: x - pad, y: y - pad, width: bw + 2 * pad, height: bh + 2 * pad, rx: pad, ...line(w) }, g);
+  }
+  for (const [x, y] of left) el("circle", { cx: x, cy: y, r: size * 0.3, ...line(w) }, g);
+  el("title", {}, g).textContent = `last move: ${n.move}`;
 }
 
 // A move drawn as a button (AutoGUI's `A_`), not an arrow or a line.
@@ -526,9 +580,9 @@ function onBoardClick(e) {
 // two centres. Other moves are in the list only.
 function drawMove(svg, t, m, discs, moves) {
   const parts = (m.autoguiMove || "").split("_");
-  const colour = `var(--${m.moveValue})`;
+  const colour = m.estimate === undefined ? `var(--${m.moveValue})` : `var(--est-${valueClass(m).split("lean-")[1]})`;
   const g = el("g", {
-    class: `move v-${m.moveValue}`,
+    class: `move ${valueClass(m)}${isBest({ moves }, m) ? " best" : ""}`,
     tabindex: "0",
     role: "button",
     "aria-label": moveLabel(m),
@@ -583,13 +637,11 @@ function listMoves(r) {
     li.textContent = "No moves: the game is over.";
     list.appendChild(li);
   }
-  // An estimate's list is in the order of the share it shows.
-  const moves = r.estimated ? [...r.moves].sort((a, b) => (b.estimate ?? 0) - (a.estimate ?? 0)) : r.moves;
-  for (const m of moves) {
+  for (const m of orderedMoves(r)) {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.type = "button";
-    b.className = `v-${m.moveValue}`;
+    b.className = valueClass(m);
     b.dataset.move = m.move;
     b.dataset.value = m.moveValue;
     const name = document.createElement("span");
@@ -599,11 +651,47 @@ function listMoves(r) {
     value.className = "value-text";
     value.textContent = ` ${moveText(m)}`;
     b.append(name, value);
-    b.setAttribute("aria-label", state.hints ? `${m.move}: ${moveText(m)} for the player moving` : m.move);
+    const best = isBest(r, m);
+    if (best) {
+      b.classList.add("best");
+      const mark = document.createElement("span");
+      mark.className = "best-mark value-text";
+      mark.textContent = " ★ best";
+      b.appendChild(mark);
+    }
+    const said = `${m.move}: ${moveText(m)} for the player moving${best ? ", a best move" : ""}`;
+    b.setAttribute("aria-label", state.hints ? said : m.move);
     b.addEventListener("click", (e) => play(m.move, e.detail === 0));
     li.appendChild(b);
     list.appendChild(li);
   }
+}
+
+// The moves in the order the list and the board's Tab order take them:
+// best first, an estimate's by the share it shows; playing blind, by name,
+// so that the order gives nothing away.
+function orderedMoves(r) {
+  if (!state.hints) return [...r.moves].sort((a, b) => byName(a.move, b.move));
+  if (r.estimated) return [...r.moves].sort((a, b) => (b.estimate ?? -1) - (a.estimate ?? -1));
+  return r.moves;
+}
+
+const byName = new Intl.Collator("en", { numeric: true }).compare;
+
+// The best of a position's moves, where that says more than its colour:
+// a solved win sooner or loss later than another move of the same value.
+// Nothing when every move of the best value is as good.
+function isBest(r, m) {
+  if (r.estimated || m.estimate !== undefined || siblingRank(r, m) !== 1) return false;
+  return r.moves.some((o) => o.moveValue === m.moveValue && siblingRank(r, o) !== 1);
+}
+
+// A move's colour class: its value, or for a search's estimate how the
+// share leans (an estimate is drawn dashed, never in a value's colour).
+function valueClass(m) {
+  if (m.estimate === undefined) return `v-${m.moveValue}`;
+  const lean = m.estimate >= 0.6 ? "good" : m.estimate <= 0.4 ? "poor" : "even";
+  return `v-estimate lean-${lean}`;
 }
 
 // ---- the computer -------------------------------------------------------------
@@ -643,17 +731,48 @@ function computerTurn(r) {
   // The moves ranked first are those GamesmanUni's computer chooses
   // among (study.js: the position's value kept; of those the quickest win
   // or tie, the slowest loss; every draw alike; the best share).
+  // Two computers in a drawn game would play for ever: they stop where a
+  // position comes again, or at a move limit, and say so.
+  if (state.computer.every(Boolean)) {
+    const first = state.history.indexOf(r.position);
+    if (first < state.at) {
+      $("status").textContent = `${describe(r)} The computers stopped: this position came before, at ply ${first}, so their game would go round for ever.`;
+      return;
+    }
+    if (state.at >= state.computerLimit) {
+      $("status").textContent = `${describe(r)} The computers stopped after ${state.computerLimit} moves, the limit of a game between them.`;
+      return;
+    }
+  }
   const choices = r.moves.filter((x) => siblingRank(r, x) === 1);
   const pick = choices[Math.floor(Math.random() * choices.length)];
-  state.timer = setTimeout(() => play(pick.move), 600);
+  state.timer = setTimeout(() => play(pick.move), state.computerDelayMs);
 }
 
 // ---- the value history --------------------------------------------------------
 
+// Where an answer sits across the chart, from -1 (the first player wins,
+// or expects everything) to 1 (the second does): a solved value by its
+// remoteness over `most`, an estimate by the first player's share.
+function across(a, mover, value, remoteness, most, share) {
+  if (share !== undefined) {
+    const first = mover === 1 ? 1 - share : share;
+    return 1 - 2 * first;
+  }
+  if (mover === null || (value !== "win" && value !== "lose")) return 0;
+  const winner = value === "win" ? mover : 1 - mover;
+  return (winner === 0 ? -1 : 1) * (Math.max(remoteness, 0) / most);
+}
+
+// One row a ply of the line shown, as GamesmanUni's visual value history
+// draws it: the position's dot, joined ply to ply, and on the row below it
+// a small dot for each move it had, where that move's position sits; the
+// move played is ringed. A row is clicked (or tapped: rows are at least
+// 24 px high on a phone) to go to its ply.
 async function drawHistory() {
   const ticket = state.request;
   const answers = [];
-  for (let i = 0; i < state.history.length; i++) {
+  for (let i = 0; i < state.line.length; i++) {
     try {
       answers.push(await answerAt(i));
     } catch {
@@ -666,55 +785,72 @@ async function drawHistory() {
   // A board answered by search is charted by its estimates: the first
   // player's expected share, 100% at the left; a solved one by remoteness.
   const estimated = answers.some((a) => a.estimated);
-  const rows = Math.max(answers.length, 8);
-  const most = Math.max(5, ...answers.filter((a) => !a.estimated).map((a) => a.remoteness));
-  const W = 320, row = 14, top = 30, left = 26, H = top + rows * row + 8;
+  const rows = Math.max(answers.length + 1, 6);
+  const remotes = answers.filter((a) => !a.estimated).flatMap((a) => [a.remoteness, ...a.moves.map((m) => m.remoteness)]);
+  const most = Math.max(5, ...remotes);
+  const W = 320, row = 22, top = 30, left = 26, H = top + rows * row + 4;
   const mid = left + (W - left) / 2, half = (W - left) / 2 - 10;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.style.maxHeight = `${H * 1.6}px`;
   const names = state.board.players || ["first", "second"];
   el("text", { x: left, y: 11 }, svg).textContent = `${names[0]} wins ←`;
   el("text", { x: W - 4, y: 11, "text-anchor": "end" }, svg).textContent = `→ ${names[1]} wins`;
-  // The scale: remoteness from the middle line out, or shares.
+  // The scale: moves left from the middle line out, or shares.
   const ticks = estimated
     ? [[-1, "100%"], [-0.5, "75%"], [0, "50%"], [0.5, "25%"], [1, "0%"]]
     : [-most, -Math.round(most / 2), 0, Math.round(most / 2), most].map((r) => [r / most, String(Math.abs(r))]);
   for (const [f, label] of ticks) {
     const x = mid + f * half;
-    el("line", { x1: x, y1: top - 6, x2: x, y2: H - 4, stroke: f === 0 ? "#c9ced6" : "#eceef2" }, svg);
+    el("line", { class: f === 0 ? "middle" : "tick", x1: x, y1: top - 6, x2: x, y2: H - 4, stroke: f === 0 ? "#c9ced6" : "#eceef2" }, svg);
     el("text", { x, y: top - 9, "text-anchor": "middle", class: "tick" }, svg).textContent = label;
   }
-  const points = answers.map((a, ply) => {
-    const m = moverIndex(a);
-    const y = top + ply * row + row / 2;
-    if (estimated) {
-      // The mover's share from the best move's estimate, a game over's
-      // from its value; turned to the first player's.
-      const done = { win: 1, lose: 0, tie: 0.5 }[a.positionValue];
-      const share = (a.moves.length ? bestShare(a) : done) ?? 0.5;
-      const first = m === 1 ? 1 - share : share;
-      return [mid - half * (2 * first - 1), y];
-    }
-    let side = 0;
-    if (m !== null && (a.positionValue === "win" || a.positionValue === "lose")) {
-      const winner = a.positionValue === "win" ? m : 1 - m;
-      side = winner === 0 ? -1 : 1;
-    }
-    return [mid + side * half * (Math.max(a.remoteness, 0) / most), y];
+  const rowY = (ply) => top + ply * row + row / 2;
+  // The rows take the clicks, under the dots.
+  answers.forEach((a, ply) => {
+    const r = el("rect", { class: "row", x: 0, y: rowY(ply) - row / 2, width: W, height: row, "data-ply": ply }, svg);
+    if (ply === state.at) r.classList.add("current");
+    r.addEventListener("click", () => jumpTo(ply));
   });
+  const shareOf = (a) => {
+    if (!a.estimated) return undefined;
+    const done = { win: 1, lose: 0, tie: 0.5 }[a.positionValue];
+    return (a.moves.length ? bestShare(a) : done) ?? 0.5;
+  };
+  const points = answers.map((a, ply) => [mid + half * across(a, moverIndex(a), a.positionValue, a.remoteness, most, shareOf(a)), rowY(ply)]);
   if (points.length > 1) {
     const d = points.map(([x, y], i) => `${i ? "L" : "M"}${x},${y}`).join("");
     el("path", { d, fill: "none", stroke: "#7a8594", "stroke-width": 1 }, svg);
   }
+  // Every move of each ply, where its position sits on the next row. A
+  // move's value is the mover's; its position's, the other player's.
+  answers.forEach((a, ply) => {
+    const mover = moverIndex(a);
+    const played = state.line[ply + 1] ? state.line[ply + 1].move : null;
+    for (const m of a.moves) {
+      const share = m.estimate === undefined ? (a.estimated ? null : undefined) : m.estimate;
+      if (share === null) continue;
+      const childShare = share === undefined ? undefined : 1 - share;
+      const next = mover === null ? null : 1 - mover;
+      const value = { win: "lose", lose: "win" }[m.moveValue] || m.moveValue;
+      const x = mid + half * across(a, next, value, m.remoteness, most, childShare);
+      const dot = el("circle", {
+        class: `alt${m.move === played ? " played" : ""}`,
+        cx: x, cy: rowY(ply + 1), r: m.move === played ? 4 : 2.2,
+        fill: `var(--${m.moveValue}, #999)`, "data-move": m.move, "data-ply": ply,
+      }, svg);
+      el("title", {}, dot).textContent = `ply ${ply}: ${m.move}, ${moveText(m)} for the player moving${m.move === played ? " (played)" : ""}`;
+    }
+  });
   answers.forEach((a, ply) => {
     const [x, y] = points[ply];
     el("text", { x: 4, y: y + 3 }, svg).textContent = String(ply);
-    const dot = el("circle", { cx: x, cy: y, r: ply === state.at ? 5 : 3.5, fill: `var(--${a.positionValue}, #999)` }, svg);
+    const dot = el("circle", { class: "ply", cx: x, cy: y, r: ply === state.at ? 5 : 3.5, fill: `var(--${a.positionValue}, #999)`, "data-ply": ply }, svg);
     const share = a.estimated && a.moves.length ? bestShare(a) : undefined;
     const what = share === null
       ? "no estimate: the search played no game"
       : share !== undefined
       ? `estimated ${Math.round(100 * share)}% for the player to move`
-      : `${a.positionValue}${a.remoteness >= 0 ? ` in ${a.remoteness}` : ""} for the player to move`;
+      : `${a.positionValue}${movesLeft(a.remoteness, a.positionValue)} for the player to move`;
     el("title", {}, dot).textContent = `ply ${ply}: ${what}`;
   });
 }
@@ -788,17 +924,11 @@ function describePosition(r) {
 // ---- controls -----------------------------------------------------------------
 
 function undo() {
-  if (state.at > 0) {
-    state.at -= 1;
-    show();
-  }
+  if (state.at > 0) goTo(state.line[state.at - 1]);
 }
 
 function redo() {
-  if (state.at < state.history.length - 1) {
-    state.at += 1;
-    show();
-  }
+  if (state.at < state.line.length - 1) goTo(state.line[state.at + 1]);
 }
 
 function wire() {
@@ -853,11 +983,18 @@ function wire() {
   });
   applyHints();
   wireStudy();
+  window.addEventListener("popstate", (e) => onPopState(e).catch((x) => showError(x.message)));
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") closePicker();
     if (e.target.closest("input, select, textarea")) return;
-    if (e.key === "u") undo();
-    if (e.key === "r") redo();
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    // As lichess: the arrows step through the line, Home and End go to
+    // its ends.
+    const step = { u: undo, r: redo, ArrowLeft: undo, ArrowRight: redo, Home: () => jumpTo(0), End: () => jumpTo(state.line.length - 1) }[e.key];
+    if (step) {
+      e.preventDefault();
+      step();
+    }
     if (e.key === "h") $("hints").click();
   });
 }
@@ -881,21 +1018,7 @@ async function main() {
     if (!state.variants.length) {
       throw new Error("this server holds no database: `topitop solve` makes one (the links above need none)");
     }
-    const q = new URLSearchParams(location.search);
-    const [game, variant] = [q.get("game"), q.get("variant")];
-    let wanted = state.variants.findIndex((v) => v.game === game && v.id === variant);
-    // A game named without a variant (or with one not served): its first.
-    const ofGame = state.variants.findIndex((v) => v.game === game);
-    const exact = wanted >= 0;
-    if (!exact) wanted = ofGame;
-    await chooseVariant(wanted < 0 ? 0 : wanted, exact ? q.get("p") : null);
-    // An address naming what is not served says so, rather than opening
-    // another game without a word.
-    if (game !== null && !exact && (variant !== null || ofGame < 0)) {
-      const shown = state.variants[wanted < 0 ? 0 : wanted];
-      const what = ofGame < 0 ? `no game ${JSON.stringify(game)}` : `no variant ${JSON.stringify(variant)} of ${game}`;
-      showError(`This server has ${what}; showing ${shown.game} ${shown.id} instead.`);
-    }
+    await openAddress();
   } catch (e) {
     $("status").textContent = "";
     showError(e.message);

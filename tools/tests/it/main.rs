@@ -18,6 +18,7 @@ mod parquet;
 mod report;
 mod serve;
 mod shapes;
+mod study;
 mod topolo;
 mod topple;
 mod toppo;

@@ -46,12 +46,8 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     shows(&browser, child, &query(d, &topitop_rules, child));
 
     // The address follows the game, so a reload comes back to it.
-    let address = browser.eval("return new URL(location.href).searchParams.get('p')");
-    assert_eq!(
-        address,
-        Value::from(child),
-        "the address names the position shown"
-    );
+    let address = browser.eval("return new URL(location.href).searchParams.get('moves')");
+    assert_eq!(address, mv["move"], "the address names the moves played");
 
     // Undo, and redo from the keyboard's control.
     browser.click("#undo");
@@ -145,7 +141,7 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     );
     let answer = answer.as_str();
     shows(&browser, answer, &query(d, &topolo, answer));
-    let plies = browser.eval("return document.querySelectorAll('#history circle').length");
+    let plies = browser.eval("return document.querySelectorAll('#history circle.ply').length");
     assert_eq!(plies, 3, "the value history has the start and both moves");
     // Looking back pauses the computer, and the status says why.
     browser.click("#undo");
@@ -177,8 +173,20 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
         64 * 3,
         "every cell, three sizes: {listed}"
     );
-    let label = browser.eval("return document.querySelector('#moves button').textContent");
-    assert!(label.as_str().unwrap().contains("estimated"), "{label}");
+    // Worded as estimates, with no value beside them (it once read "L47
+    // tie, estimated 55%" beside "S35 win, estimated 55%").
+    let labels =
+        browser.eval("return [...document.querySelectorAll('#moves button')].map(b => b.textContent)");
+    for label in labels.as_array().unwrap() {
+        let label = label.as_str().unwrap();
+        assert!(
+            label.contains("estimated") && label.contains("(not solved)"),
+            "{label}"
+        );
+        for word in [" win", " tie", " lose", " draw"] {
+            assert!(!label.contains(word), "{label} reads as a result");
+        }
+    }
     // The search is named with its article, and the list is in the order
     // of the shares it shows.
     assert!(
@@ -200,12 +208,12 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     }
     browser.wait_for(
         "the second estimate",
-        "return state.answers[1] && document.querySelectorAll('#history circle').length === 2 || null",
+        "return state.answers[1] && document.querySelectorAll('#history circle.ply').length === 2 || null",
     );
     // The value history charts estimates by share: not every dot on the
     // middle line.
     let xs = browser
-        .eval("return [...document.querySelectorAll('#history circle')].map(c => +c.getAttribute('cx'))");
+        .eval("return [...document.querySelectorAll('#history circle.ply')].map(c => +c.getAttribute('cx'))");
     let xs: Vec<f64> = serde_json::from_value(xs).unwrap();
     let mid = browser
         .eval("const l = [...document.querySelectorAll('#history line')].find(l => l.getAttribute('stroke') === '#c9ced6'); return +l.getAttribute('x1')")
@@ -250,7 +258,7 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
     for (address, said, shown) in [
         (
             "?game=nosuch",
-            "This server has no game \"nosuch\"; showing topitop",
+            "This server has no game \"nosuch\"; showing topitop regular instead. It serves: topitop, topolo.",
             "topitop",
         ),
         (
@@ -280,6 +288,7 @@ fn a_person_plays_and_studies_both_games_in_the_browser() {
         browser.eval("return document.getElementById('error').hidden"),
         Value::from(true)
     );
+    browser.assert_no_script_errors();
 }
 
 /// The page's positions, start first, as its script holds them.
@@ -470,6 +479,7 @@ fn a_researcher_studies_a_game_in_the_browser() {
         "the copy's feedback",
         "return document.getElementById('copied').textContent",
     );
+    browser.assert_no_script_errors();
 }
 
 /// Each piece's box on screen, with its AutoGUI slot:

@@ -251,6 +251,13 @@ fn every_game_exits_alike_on_each_class_of_error() {
     }
 }
 
+/// `query --json` of `position` in the databases under `dir`.
+fn query_json(dir: &str, options: &[&str], position: &str) -> Value {
+    let o = topitop(&[&["query", position, "--json", "--dir", dir][..], options].concat());
+    assert!(o.status.success(), "{position}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
 #[test]
 fn every_game_plays_through_one_loop() {
     let dir = solved().to_str().unwrap();
@@ -271,6 +278,49 @@ fn every_game_plays_through_one_loop() {
         ] {
             assert!(text.contains(says), "{:?}: no {says:?} in {text}", g.options);
         }
+        // One way to count: each hint's number is the moves left after
+        // the move, `query`'s remoteness of its position.
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("  hints (value for "))
+            .unwrap();
+        let shown = lines[at - 1].split(" (").next().unwrap();
+        let q = query_json(dir, g.options, shown);
+        let mut checked = 0;
+        let tokens: Vec<&str> = lines[at + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("  "))
+            .flat_map(|l| l.split_whitespace())
+            .collect();
+        let mut k = 0;
+        while k + 1 < tokens.len() {
+            let m = q["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["move"] == tokens[k]);
+            let m =
+                m.unwrap_or_else(|| panic!("{:?}: hint {} is not a move of {shown}", g.options, tokens[k]));
+            assert_eq!(m["moveValue"], tokens[k + 1], "{:?}: {}", g.options, tokens[k]);
+            k += 2;
+            if let Some(n) = tokens.get(k).and_then(|t| t.parse::<i64>().ok()) {
+                assert_eq!(
+                    Some(n),
+                    m["remoteness"].as_i64(),
+                    "{:?}: {}",
+                    g.options,
+                    tokens[k - 2]
+                );
+                checked += 1;
+                k += 1;
+            }
+        }
+        assert!(
+            checked > 0 || q["positionValue"] == "draw",
+            "{:?}: no count among the hints of {shown}",
+            g.options
+        );
         let o = play(&["--computer", "nobody"], b"");
         assert_eq!(o.status.code(), Some(2), "{:?}", g.options);
         assert!(stderr(&o).contains("--computer nobody: use "), "{}", stderr(&o));

@@ -62,12 +62,23 @@ pub const LISTED: &str =
 pub const ON_BOARD: &str =
     "return [...document.querySelectorAll('#board .move')].map(g => [g.dataset.move, g.dataset.value])";
 
+/// What the page shows of each listed move's value: `[move, text]`.
+const COUNTED: &str = "return [...document.querySelectorAll('#moves button')].map(b => [b.dataset.move, b.querySelector('.value-text').textContent.trim()])";
+
 /// Waits until the board shows `position`, then checks that the listed
-/// moves and the board's move controls are `query`'s, with its values.
+/// moves and the board's move controls are `query`'s, with its values;
+/// that every count shown (the status's moves left, each move's) is
+/// `query`'s remoteness; and, playing blind, that the list is in the
+/// order of the moves' names.
 pub fn shows(browser: &Browser, position: &str, q: &Value) {
     let script = format!("{BOARD} === {}", Value::from(position));
     browser.wait_for(&format!("the board to show {position}"), &script);
-    let expected = move_values(q);
+    let blind = browser.eval("return !state.hints") == Value::Bool(true);
+    let mut expected = move_values(q).as_array().unwrap().clone();
+    if blind {
+        expected.sort_by_key(|v| v[0].as_str().unwrap().to_string());
+    }
+    let expected = Value::from(expected);
     assert_eq!(browser.eval(LISTED), expected, "the move list of {position}");
     let mut drawn = browser.eval(ON_BOARD).as_array().unwrap().clone();
     let mut wanted = expected.as_array().unwrap().clone();
@@ -75,6 +86,38 @@ pub fn shows(browser: &Browser, position: &str, q: &Value) {
     drawn.sort_by_key(key);
     wanted.sort_by_key(key);
     assert_eq!(drawn, wanted, "every move of {position} is on the board");
+    if blind || q.get("estimated").is_some() {
+        return;
+    }
+    // One way to count: a move's is the remoteness of its position.
+    let counted: Vec<Value> = q["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let value = m["moveValue"].as_str().unwrap();
+            let text = match m["remoteness"].as_i64() {
+                Some(r) if value != "draw" && r >= 0 => format!("{value}, {r} left"),
+                _ => value.to_string(),
+            };
+            serde_json::json!([m["move"], text])
+        })
+        .collect();
+    assert_eq!(
+        browser.eval(COUNTED),
+        Value::from(counted),
+        "the counts of {position}'s moves"
+    );
+    let r = q["remoteness"].as_i64().unwrap_or(-1);
+    let ended = q["moves"].as_array().unwrap().is_empty();
+    if !ended && r >= 0 && q["positionValue"] != "draw" {
+        let status = browser.eval("return document.getElementById('status').textContent");
+        let said = format!(", {r} move{} left.", if r == 1 { "" } else { "s" });
+        assert!(
+            status.as_str().unwrap().contains(&said),
+            "{position}: {status} lacks {said}"
+        );
+    }
 }
 
 /// chromedriver, or `None` (the test is skipped, and says so) when there

@@ -71,7 +71,7 @@ impl Browser {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-        let caps = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {"args": [
+        let caps = json!({"capabilities": {"alwaysMatch": {"goog:loggingPrefs": {"browser": "SEVERE"}, "goog:chromeOptions": {"args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
             "--window-size=1100,900", format!("--user-data-dir={}", dir.join("profile").display()),
         ]}}}});
@@ -91,6 +91,27 @@ impl Browser {
     /// Opens `url`.
     pub fn open(&self, url: &str) {
         self.command("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// Fails on any error the page's scripts raised since the last call
+    /// (a server's refusal, logged as a failed load, is not one).
+    pub fn assert_no_script_errors(&self) {
+        let log = self.command("POST", "/se/log", Some(json!({"type": "browser"})));
+        let errors: Vec<&Value> = log
+            .as_array()
+            .map(|l| l.iter().filter(|e| e["source"] == "javascript").collect())
+            .unwrap_or_default();
+        assert!(errors.is_empty(), "the page's scripts failed: {errors:?}");
+    }
+
+    /// The browser's Back button.
+    pub fn back(&self) {
+        self.command("POST", "/back", Some(json!({})));
+    }
+
+    /// The browser's Forward button.
+    pub fn forward(&self) {
+        self.command("POST", "/forward", Some(json!({})));
     }
 
     /// The value of the script `body` (a function body: `return ...`).
