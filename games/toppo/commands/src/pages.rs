@@ -7,8 +7,9 @@
 //! then, and the person's action (if any) is applied at `t`. The page asks
 //! for the state ten times a second, so the bots play in real time.
 //!
-//! Routes: `new?bots=1..3&line=3..5&speed=0.1..5&seed=S` (a new game;
-//! speed 1 is bots reacting in about 0.9 s), `state?id=I&t=MS`, and
+//! Routes: `new?bots=1..3&line=3..5&speed=0.1..5&seed=S&starter=P` (a new
+//! game; speed 1 is bots reacting in [`BOT_REACT_MS`], as a person does;
+//! `starter` the seat that starts), `state?id=I&t=MS`, and
 //! `act?id=I&t=MS&action=reveal|top|match|renew|toppo` (with `order=2,0,1`
 //! for a top: for each display place, the line card put on it; `line=J&
 //! place=P` for a match). Each answers the game's state as JSON.
@@ -46,6 +47,24 @@ const MAX_T: u64 = 86_400_000;
 /// The names of the seats.
 const NAMES: [&str; 4] = ["You", "Bot 1", "Bot 2", "Bot 3"];
 
+/// The first bot's mean reaction at speed 1, in milliseconds: the time to
+/// take in a full line of cards and act on it, no faster than a person
+/// (docs/toppo.md#how-fast-the-bots-are). Each further bot takes
+/// [`BOT_STEP_MS`] more.
+pub const BOT_REACT_MS: f64 = 1500.0;
+/// How much slower each bot after the first reacts.
+const BOT_STEP_MS: f64 = 250.0;
+/// A bot's time to turn a card up at speed 1: mean and deviation.
+const BOT_REVEAL_MS: (f64, f64) = (400.0, 80.0);
+/// How soon after another player changed the game (a top, a match, a
+/// penalty that interrupts, a new display) a person's action is taken as
+/// made before they could see the change: an action that would then be
+/// penalised is refused instead, and the page says why. A person answers
+/// what they see no sooner than a reaction time (about a quarter second),
+/// and the page shows a change up to a tenth of a second late (it asks
+/// ten times a second).
+pub const GRACE_MS: u64 = 500;
+
 struct Session {
     table: Table,
     /// What happened, in words: (number, time, kind, text).
@@ -53,6 +72,9 @@ struct Session {
     touched: Instant,
     /// The latest time played to.
     t: u64,
+    /// When another player last changed the game, and the change in words
+    /// (see [`GRACE_MS`]).
+    changed: Option<(u64, String)>,
 }
 
 /// Toppo's pages and the games being played on them.
@@ -147,9 +169,23 @@ fn say(e: &Event) -> Option<(&'static str, String)> {
     })
 }
 
+/// Whether `e`, another player's doing or the table's, changes what the
+/// person's next action is judged on: the display, or whether play has
+/// started.
+fn changes_for_you(e: &Event) -> bool {
+    match e {
+        Event::Top { player } | Event::Match { player, .. } | Event::Penalty { player, .. } => *player != 0,
+        Event::Replaced | Event::Recycled { .. } => true,
+        Event::Toppo { .. } | Event::Ignored { .. } => false,
+    }
+}
+
 impl Session {
     fn note(&mut self, at: u64, events: Vec<Event>) {
         for e in events {
+            if changes_for_you(&e) {
+                self.changed = say(&e).map(|(_, text)| (at, text));
+            }
             if let Some((kind, text)) = say(&e) {
                 let n = self.log.len();
                 self.log.push((n, at, kind, text));
@@ -203,8 +239,12 @@ impl ToppoPages {
         let bots: usize = number(query, "bots")?.unwrap_or(1);
         let line: usize = number(query, "line")?.unwrap_or(3);
         let speed: f64 = number(query, "speed")?.unwrap_or(1.0);
+        let starter: usize = number(query, "starter")?.unwrap_or(0);
         if !(1..=3).contains(&bots) {
             return Err(bad("bots=1, 2 or 3"));
+        }
+        if starter > bots {
+            return Err(bad(format!("starter={starter}: a seat from 0 (you) to {bots}")));
         }
         if !(0.1..=5.0).contains(&speed) {
             return Err(bad("speed from 0.1 (slow bots) to 5 (fast)"));
@@ -217,26 +257,30 @@ impl ToppoPages {
         // Bots a little apart, the first the quickest.
         let seats = std::iter::once(None)
             .chain((0..bots).map(|k| {
-                let mut b = Bot::with_reaction((900.0 + 150.0 * k as f64) / speed);
-                b.reveal_ms = (350.0 / speed, 70.0 / speed);
+                let mut b = Bot::with_reaction((BOT_REACT_MS + BOT_STEP_MS * k as f64) / speed);
+                b.reveal_ms = (BOT_REVEAL_MS.0 / speed, BOT_REVEAL_MS.1 / speed);
                 Some(b)
             }))
             .collect();
-        let table = Table::new(&rules, seats, seed, 0).map_err(bad)?;
+        let table = Table::new(&rules, seats, seed, starter).map_err(bad)?;
+        let opening = if starter == 0 {
+            "A new game: you start. Reveal your first card.".to_string()
+        } else {
+            format!(
+                "A new game: {} starts. Wait for its first card, then reveal yours.",
+                NAMES[starter]
+            )
+        };
         let id = {
             use std::hash::BuildHasher;
             self.ids.hash_one(self.next.fetch_add(1, Ordering::Relaxed))
         };
         let session = Session {
             table,
-            log: vec![(
-                0,
-                0,
-                "start",
-                "A new game: you start. Reveal your first card.".into(),
-            )],
+            log: vec![(0, 0, "start", opening)],
             touched: Instant::now(),
             t: 0,
+            changed: None,
         };
         let state = session.state(id);
         let mut games = self
@@ -313,12 +357,33 @@ impl ToppoPages {
                 }
             };
             let at = s.t;
-            let events = s.table.act(&Timed {
+            let timed = Timed {
                 at,
                 player: 0,
                 action,
-            });
-            s.note(at, events);
+            };
+            // Tried on a copy first: an action that would be penalised so
+            // soon after another player's change is one the person could
+            // not have held back, and is refused instead.
+            let mut tried = s.table.clone();
+            let events = tried.act(&timed);
+            let penalised = events
+                .iter()
+                .any(|e| matches!(e, Event::Penalty { player: 0, .. }));
+            match &s.changed {
+                Some((when, what)) if penalised && at.saturating_sub(*when) < GRACE_MS => {
+                    let text = format!(
+                        "No penalty: {what} {} ms before, too soon for anyone to see; look again",
+                        at.saturating_sub(*when)
+                    );
+                    let n = s.log.len();
+                    s.log.push((n, at, "ignored", text));
+                }
+                _ => {
+                    s.table = tried;
+                    s.note(at, events);
+                }
+            }
         }
         Ok(json_reply(&s.state(id)))
     }
@@ -374,6 +439,61 @@ mod tests {
     fn get(p: &ToppoPages, path: &[&str], query: &str) -> (StatusCode, serde_json::Value) {
         let r = p.get(path, Some(query));
         (r.status, serde_json::from_slice(&r.body).unwrap_or_default())
+    }
+
+    /// The log's texts since `from`.
+    fn said(v: &serde_json::Value, from: usize) -> Vec<String> {
+        v["events"].as_array().unwrap()[from..]
+            .iter()
+            .map(|e| e["text"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn an_action_too_soon_after_a_bot_s_top_is_not_penalised_one_later_is() {
+        let p = ToppoPages::default();
+        // A slow bot that starts: it reacts in 15 s, so play stays stopped
+        // long after its top.
+        let (status, g) = get(&p, &["new"], "bots=1&line=3&speed=0.1&seed=5&starter=1");
+        assert_eq!(status, StatusCode::OK, "{g}");
+        assert!(said(&g, 0)[0].contains("Bot 1 starts"), "{g}");
+        let id = g["id"].as_str().unwrap().to_string();
+        let mut t = 0;
+        let top_at = loop {
+            t += 250;
+            assert!(t < 3_600_000, "no top by the bot in an hour of play");
+            let (_, v) = get(&p, &["state"], &format!("id={id}&t={t}"));
+            if said(&v, 0).iter().any(|e| e.starts_with("Bot 1 shouted top")) {
+                break t;
+            }
+        };
+        let (_, v) = get(&p, &["act"], &format!("id={id}&t={}&action=reveal", top_at + 100));
+        let n = v["events"].as_array().unwrap().len();
+        let last = said(&v, n - 1);
+        assert!(last[0].starts_with("No penalty: Bot 1 shouted top"), "{last:?}");
+        assert!(!said(&v, 0).iter().any(|e| e.starts_with("Penalty for You")));
+        // Later, the bot's top was there to be seen: starting before it is
+        // a penalty, as the rules say.
+        let (_, v) = get(
+            &p,
+            &["act"],
+            &format!("id={id}&t={}&action=reveal", top_at + GRACE_MS + 100),
+        );
+        assert!(
+            said(&v, n)
+                .iter()
+                .any(|e| e.starts_with("Penalty for You: started before the starter")),
+            "{:?}",
+            said(&v, n)
+        );
+    }
+
+    #[test]
+    fn the_starter_is_a_seat_of_the_game() {
+        let p = ToppoPages::default();
+        let (status, body) = get(&p, &["new"], "bots=1&starter=2");
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body["error"].as_str().unwrap().contains("starter=2"), "{body}");
     }
 
     #[test]

@@ -104,6 +104,15 @@ impl Browser {
         assert!(errors.is_empty(), "the page's scripts failed: {errors:?}");
     }
 
+    /// Emulates a touch screen (no hover, a coarse pointer) or not.
+    pub fn touch(&self, on: bool) {
+        self.command(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Emulation.setTouchEmulationEnabled", "params": {"enabled": on, "maxTouchPoints": if on { 5 } else { 1 }}})),
+        );
+    }
+
     /// The browser's Back button.
     pub fn back(&self) {
         self.command("POST", "/back", Some(json!({})));

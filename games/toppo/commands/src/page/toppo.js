@@ -58,7 +58,9 @@ async function getJson(url) {
 
 async function newGame(e) {
   if (e) e.preventDefault();
-  const q = new URLSearchParams({ bots: $("bots").value, line: $("line-len").value, speed: $("speed").value });
+  const bots = Number($("bots").value);
+  // As the rules say: the highest running total starts the next game.
+  const q = new URLSearchParams({ bots, line: $("line-len").value, speed: $("speed").value, starter: starterFor(bots) });
   const seed = new URLSearchParams(location.search).get("seed");
   if (seed) q.set("seed", seed);
   try {
@@ -72,6 +74,7 @@ async function newGame(e) {
     state.drawn = {};
     $("log").replaceChildren();
     show(data);
+    drawTotals(Number(bots));
     state.timer = setInterval(poll, 100);
     // The keys play the game from here: Space must reveal, not press the
     // New game button again.
@@ -175,7 +178,8 @@ function drawPlayers(d) {
     row.appendChild(label);
     const cards = document.createElement("div");
     cards.className = "cards";
-    p.line.forEach((name) => cards.appendChild(card(name, 0.7)));
+    const small = matchMedia("(max-width: 899px)").matches;
+    p.line.forEach((name) => cards.appendChild(card(name, small ? 0.5 : 0.7)));
     row.appendChild(cards);
     bots.appendChild(row);
   });
@@ -207,9 +211,77 @@ function showEvents(d) {
   }
   if (d.over) {
     clearInterval(state.timer);
-    const pts = d.points.map((p, k) => `${d.players[k].name} ${p}`).join(", ");
-    say(`Game over. Penalty points: ${pts}.`, "toppo");
+    say(verdict(d), "winner");
+    addToTotals(d);
   }
+}
+
+// The end of a game in words: who won, and what the points are.
+function verdict(d) {
+  const least = Math.min(...d.points);
+  const winners = d.players.filter((_, k) => d.points[k] === least).map((p) => p.name);
+  const who = winners.join(" and ");
+  const wins = winners.length > 1 ? "win" : winners[0] === "You" ? "win" : "wins";
+  const pts = d.points.map((p, k) => `${d.players[k].name} ${p}`).join(", ");
+  return `Game over: ${who} ${wins}. Penalty points, one for each card still held in deck and line (none for the player who called toppo): ${pts}.`;
+}
+
+// ---- running totals, across games, kept in the browser --------------------
+
+function totalsKey(bots) {
+  return `toppo.totals.${bots}`;
+}
+
+function readTotals(bots) {
+  try {
+    return JSON.parse(localStorage.getItem(totalsKey(bots))) || { games: 0, points: [], last: null };
+  } catch {
+    return { games: 0, points: [], last: null };
+  }
+}
+
+// Each finished game counted once, by its id.
+function addToTotals(d) {
+  const bots = d.players.length - 1;
+  const t = readTotals(bots);
+  if (t.last === d.id) return drawTotals(bots);
+  t.games += 1;
+  t.last = d.id;
+  d.points.forEach((p, k) => { t.points[k] = (t.points[k] || 0) + p; });
+  localStorage.setItem(totalsKey(bots), JSON.stringify(t));
+  localStorage.setItem("toppo.played", "1");
+  drawTotals(bots);
+}
+
+// The seat with the highest running total, the person first among equals.
+function starterFor(bots) {
+  const t = readTotals(bots);
+  let best = 0;
+  t.points.forEach((p, k) => { if (p > (t.points[best] || 0)) best = k; });
+  return best;
+}
+
+function drawTotals(bots) {
+  const t = readTotals(bots);
+  const section = $("totals-section");
+  section.hidden = t.games === 0;
+  if (!t.games) return;
+  const names = ["You", "Bot 1", "Bot 2", "Bot 3"].slice(0, bots + 1);
+  const least = Math.min(...names.map((_, k) => t.points[k] || 0));
+  const table = $("totals");
+  table.replaceChildren();
+  const head = table.insertRow();
+  for (const h of ["Player", `Points after ${t.games} game${t.games === 1 ? "" : "s"}`]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  names.forEach((n, k) => {
+    const row = table.insertRow();
+    if ((t.points[k] || 0) === least) row.className = "leader";
+    row.insertCell().textContent = n;
+    row.insertCell().textContent = String(t.points[k] || 0);
+  });
 }
 
 function onLine(j) {
@@ -281,5 +353,14 @@ document.addEventListener("keydown", (e) => {
   const key = { " ": "reveal", t: "top", r: "renew", o: "toppo" }[e.key];
   if (key) { e.preventDefault(); onAction(key); }
 });
+$("reset-totals").addEventListener("click", () => {
+  const bots = state.data ? state.data.players.length - 1 : Number($("bots").value);
+  localStorage.removeItem(totalsKey(bots));
+  drawTotals(bots);
+});
+// The rules stay open until a first game has been seen through.
+if (localStorage.getItem("toppo.played")) $("how").open = false;
+$("how").addEventListener("toggle", () => localStorage.setItem("toppo.played", "1"));
+drawTotals(Number($("bots").value));
 newGame();
 loadSetups();
