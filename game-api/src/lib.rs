@@ -130,6 +130,25 @@ pub const MOVE_BUTTON_IMAGES: [&str; 86] = [
     "y/h.svg",
 ];
 
+/// A grid GamesmanUni bundles (5.0.35, commit 3771794,
+/// `src/models/images/svg/`) for a square board of `n` × `n` cells, as a
+/// theme's `background`: each one's cells split its whole image evenly,
+/// so they lie under centres at `(c + 0.5, r + 0.5)` in a space of
+/// `[n, n]` (read from the files on 2026-11-29). None for other sizes:
+/// GamesmanUni has no file for them, and a `background` naming a file it
+/// lacks breaks its board.
+pub fn bundled_grid(n: u32) -> Option<&'static str> {
+    Some(match n {
+        3 => "ttt/3x3grid.svg",
+        4 => "dao/grid.svg",
+        5 => "flowfree/grid.svg",
+        6 => "konane/grid6x6.svg",
+        7 => "nqueens/grid7.svg",
+        8 => "nqueens/grid8.svg",
+        _ => return None,
+    })
+}
+
 /// A game's drawings for the browser page, as SVG markup.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoardArt {

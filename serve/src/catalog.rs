@@ -167,6 +167,7 @@ impl Catalog {
             {
                 Ok(v) => {
                     tracing::info!(%variant, db = %path.display(), "serving");
+                    Arc::clone(&v).prepare();
                     Some(v)
                 }
                 Err(e) => {
@@ -276,6 +277,7 @@ impl Catalog {
             }
             match self.shelf.open(variant_of(&prefix, &name), &path, true) {
                 Ok(v) => {
+                    Arc::clone(&v).prepare();
                     if file.served.replace(v).is_some() {
                         tracing::info!(%variant, %db, "database file replaced: reloaded");
                         changes.push(Change::Reloaded(id));

@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod catalog;
+pub mod draw_levels;
 pub mod extra;
 pub mod gate;
 pub mod log;

@@ -40,6 +40,21 @@ pub struct MoveResponse {
     /// GamesmanUni's object unchanged) when the values are solved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<f64>,
+    /// The child's draw level and draw remoteness, when it is a pure draw
+    /// ([`crate::draw_levels`]); absent otherwise, as GamesmanUni expects.
+    #[serde(flatten)]
+    pub draw: Option<DrawLevel>,
+}
+
+/// A pure draw's level and draw remoteness (even: a draw-lose for the
+/// player to move; odd: a draw-win), as GamesmanUni reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DrawLevel {
+    /// The level, from 0.
+    pub draw_level: u32,
+    /// Moves to the level's fringe with both sides playing for it.
+    pub draw_remoteness: u32,
 }
 
 /// The search behind a position object's estimates.
@@ -74,6 +89,9 @@ pub struct PositionResponse {
     /// 0.6, a loss below 0.4, else a tie), and the remoteness unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimated: Option<EstimatedBy>,
+    /// Its draw level and draw remoteness, when it is a pure draw.
+    #[serde(flatten)]
+    pub draw: Option<DrawLevel>,
 }
 
 const ORDER: [&str; 6] = ["win", "tie", "draw", "lose", "unsolved", "undecided"];
@@ -204,6 +222,7 @@ pub fn respond_game<G: Game + Presentation, R: Reader<G> + ?Sized>(
             move_value,
             delta_remoteness: 0,
             estimate: None,
+            draw: None,
         });
     }
     finish_moves(&mut moves);
@@ -215,6 +234,7 @@ pub fn respond_game<G: Game + Presentation, R: Reader<G> + ?Sized>(
         remoteness,
         moves,
         estimated: None,
+        draw: None,
     })
 }
 
@@ -275,6 +295,7 @@ pub fn respond_estimated<G: Presentation + Search>(
                 move_value: score.map_or(UNSOLVED, estimated_value),
                 delta_remoteness: 0,
                 estimate: score,
+                draw: None,
             }
         })
         .collect();
@@ -296,6 +317,7 @@ pub fn respond_estimated<G: Presentation + Search>(
             work: est.work,
             budget_ms: u64::try_from(budget.as_millis()).unwrap_or(u64::MAX),
         }),
+        draw: None,
     })
 }
 

@@ -474,6 +474,7 @@ mod tests {
                     remoteness: 1,
                     moves: Vec::new(),
                     estimated: None,
+                    draw: None,
                 }),
                 "broken" => Err(PositionError::Database("disk".into())),
                 _ => Err(PositionError::Invalid(format!("{p:?} is no position"))),

@@ -16,7 +16,10 @@ use topitop_db::{Reader, SolvedDb};
 use topitop_game_api::{BoardArt, Game, Presentation, Registered, Search, Tiered};
 
 use crate::catalog::{Shelf, Slot};
-use crate::response::{autogui_position, respond_estimated, respond_game, GameOver, PositionResponse};
+use crate::draw_levels::{self, DrawLevels};
+use crate::response::{
+    autogui_position, respond_estimated, respond_game, DrawLevel, GameOver, PositionResponse,
+};
 use crate::variant::{database_facts, Notes, PositionError, ServedVariant};
 
 /// How long the search takes for one answer by default: well inside
@@ -43,6 +46,9 @@ pub struct GameVariant<G: Game + Presentation + Search, R = SolvedDb> {
     /// that asks, for a game that does not answer it itself (none: too
     /// many to keep).
     reached: std::sync::OnceLock<Option<Reached<G::Position>>>,
+    /// The draws' levels, worked out in the background once served (none:
+    /// no draws, too many, or answered by search).
+    draws: std::sync::OnceLock<Option<DrawLevels<G::Position>>>,
 }
 
 impl<G: Game + Presentation + Search, R: Reader<G> + Send> GameVariant<G, R> {
@@ -99,7 +105,76 @@ impl<G: Game + Presentation + Search, R: Reader<G> + Send> GameVariant<G, R> {
             answers,
             theme,
             reached: std::sync::OnceLock::new(),
+            draws: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The draw levels of a database with draws, worked out once (the
+    /// caller waits for them).
+    fn draw_levels(&self) -> Option<&DrawLevels<G::Position>> {
+        let Answers::Db(db, _) = &self.answers else {
+            return None;
+        };
+        self.draws
+            .get_or_init(|| {
+                let draws = db.facts().counts[topitop_game_api::Value::Draw as usize];
+                if draws == 0 {
+                    return None;
+                }
+                let started = std::time::Instant::now();
+                match draw_levels::analyse(&self.game, db.as_ref()) {
+                    Ok(levels) => {
+                        tracing::info!(
+                            "draw levels of {} {}: {} of {draws} draws pure, in {} ms",
+                            self.game.name(),
+                            self.id,
+                            levels.len(),
+                            started.elapsed().as_millis()
+                        );
+                        Some(levels)
+                    }
+                    Err(why) => {
+                        tracing::warn!(
+                            "{} {} is served without draw levels: {why}",
+                            self.game.name(),
+                            self.id
+                        );
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+
+    /// The draw level of `pos`, a draw, when it has one and the levels are
+    /// worked out (never waiting for them).
+    fn draw_level(&self, pos: &G::Position) -> Option<DrawLevel> {
+        let levels = self.draws.get()?.as_ref()?;
+        let (draw_level, draw_remoteness) = levels.get(&self.game.canonical(pos))?;
+        Some(DrawLevel {
+            draw_level,
+            draw_remoteness,
+        })
+    }
+}
+
+/// A pure draw's level in words, for the page.
+fn draw_words(d: DrawLevel) -> String {
+    let (l, r) = (d.draw_level, d.draw_remoteness);
+    let aim = if l == 0 {
+        "a position with a move that throws the draw away".to_string()
+    } else {
+        format!(
+            "a position with a move that hands over a level-{} draw-win",
+            l - 1
+        )
+    };
+    if r % 2 == 1 {
+        format!("level {l}, a draw-win in {r}: the player to move can force the other to {aim} (GamesmanUni's L{l}R{r})")
+    } else if r == 0 {
+        format!("level {l}, on its fringe: the player to move faces {aim} (GamesmanUni's L{l}R0)")
+    } else {
+        format!("level {l}, a draw-lose in {r}: the other player can force the one to move to {aim} (GamesmanUni's L{l}R{r})")
     }
 }
 
@@ -174,7 +249,22 @@ impl<G: Registered + Tiered> Shelf for TieredShelf<G> {
     }
 }
 
-impl<G: Game + Presentation + Search, R: Reader<G> + Send> ServedVariant for GameVariant<G, R> {
+impl<G: Game + Presentation + Search + 'static, R: Reader<G> + Send + 'static> ServedVariant
+    for GameVariant<G, R>
+{
+    fn prepare(self: Arc<Self>) {
+        if matches!(self.answers, Answers::Db(..)) {
+            let spawned = std::thread::Builder::new()
+                .name("draw-levels".into())
+                .spawn(move || {
+                    self.draw_levels();
+                });
+            if let Err(e) = spawned {
+                tracing::warn!("no thread for draw levels: {e}");
+            }
+        }
+    }
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -211,8 +301,24 @@ impl<G: Game + Presentation + Search, R: Reader<G> + Send> ServedVariant for Gam
         match &self.answers {
             // GamesmanUni has no terminal draw: a game over without a
             // winner is served as the tie it is (docs/serve.md).
-            Answers::Db(db, _) => respond_game(&self.game, db.as_ref(), &pos, GameOver::DrawIsTie)
-                .map_err(|e| PositionError::from_db(e, p, &self.name)),
+            Answers::Db(db, _) => {
+                let mut r = respond_game(&self.game, db.as_ref(), &pos, GameOver::DrawIsTie)
+                    .map_err(|e| PositionError::from_db(e, p, &self.name))?;
+                if r.position_value == "draw" {
+                    r.draw = self.draw_level(&pos);
+                }
+                for mv in self.game.moves(&pos) {
+                    let name = self.game.format_move(mv);
+                    if let Some(m) = r
+                        .moves
+                        .iter_mut()
+                        .find(|m| m.mv == name && m.position_value == "draw")
+                    {
+                        m.draw = self.draw_level(&self.game.play(&pos, mv));
+                    }
+                }
+                Ok(r)
+            }
             Answers::Search(budget) => respond_estimated(&self.game, &pos, *budget, stop)
                 .ok_or_else(|| PositionError::Database(format!("{} has no search", self.game.name()))),
         }
@@ -259,6 +365,9 @@ impl<G: Game + Presentation + Search, R: Reader<G> + Send> ServedVariant for Gam
         if let Answers::Db(db, path) = &self.answers {
             if let Some(at) = db.place(&self.game, &pos) {
                 facts.extend(database_facts(at, path, p));
+            }
+            if let Some(d) = self.draw_level(&pos) {
+                facts.push(("Draw level".into(), draw_words(d)));
             }
         }
         Notes {

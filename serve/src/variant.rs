@@ -116,6 +116,10 @@ pub trait ServedVariant: Send + Sync {
     fn notes(&self, _p: &str) -> Notes {
         Notes::default()
     }
+    /// Optional: work done once the variant is served, off the request
+    /// threads (a database's draw levels, [`crate::draw_levels`]); until
+    /// it is done, answers go without what it adds. By default nothing.
+    fn prepare(self: std::sync::Arc<Self>) {}
     /// Optional: true when answering a position takes long (a search,
     /// not a lookup): the server answers it off its I/O threads, a few at
     /// a time, and gives it up when its client has gone

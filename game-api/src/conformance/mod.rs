@@ -373,6 +373,12 @@ fn check_position<G: Game>(game: &G, pos: &G::Position, moves: &[G::Move], repor
         report.record("turn", passes, || {
             format!("{text}: after {name}, player {next:?} to move, where player {turn:?} was")
         });
+        // GamesmanUni's exported history joins moves with `:`, and the
+        // page's address with spaces: a name holds neither.
+        let plain = !name.is_empty() && !name.contains(':') && !name.chars().any(char::is_whitespace);
+        report.record("move-text", plain, || {
+            format!("{text}: the move {name:?} is empty or holds ':' or white space, which GamesmanUni's history and the page's address use to separate moves")
+        });
         let back = game.parse_move(pos, &name);
         report.record(
             "move-text",
@@ -590,8 +596,9 @@ mod tests {
             pos.to_string()
         }
         fn parse_move(&self, _: &u8, text: &str) -> Result<u8, GameError> {
+            let sign = if self.flaw == Some("colon") { ':' } else { '-' };
             let m: u8 = text
-                .strip_prefix('-')
+                .strip_prefix(sign)
                 .unwrap_or("x")
                 .parse()
                 .map_err(|_| GameError::notation("no move"))?;
@@ -602,7 +609,8 @@ mod tests {
             })
         }
         fn format_move(&self, mv: u8) -> String {
-            format!("-{mv}")
+            let sign = if self.flaw == Some("colon") { ':' } else { '-' };
+            format!("{sign}{mv}")
         }
         /// Impartial; the flawed game claims a turn from the stones
         /// taken so far, which taking two does not pass.
@@ -720,6 +728,19 @@ mod tests {
             assert!(!report.checks[flaw].examples.is_empty());
             assert!(report.to_string().contains(&format!("{flaw}: ")), "{report}");
         }
+    }
+
+    #[test]
+    fn a_move_named_with_a_separator_fails_the_move_text_check() {
+        let report = check_registered(&Heap { flaw: Some("colon") }, Settings::default());
+        let failed: Vec<_> = report
+            .checks
+            .iter()
+            .filter(|(_, t)| t.failed > 0)
+            .map(|(n, _)| *n)
+            .collect();
+        assert_eq!(failed, ["move-text"], "{report}");
+        assert!(report.to_string().contains("holds ':'"), "{report}");
     }
 
     #[test]

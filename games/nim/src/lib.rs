@@ -101,10 +101,10 @@ impl Game for Nim {
     fn parse_move(&self, pos: &Heaps, text: &str) -> Result<Take, GameError> {
         let bad = || {
             GameError::notation(format!(
-                "{text:?}: a move is HEAP:COUNT, e.g. 2:3 takes 3 stones from heap 2"
+                "{text:?}: a move is HEAP-COUNT, e.g. 2-3 takes 3 stones from heap 2"
             ))
         };
-        let (h, k) = text.trim().split_once(':').ok_or_else(bad)?;
+        let (h, k) = text.trim().split_once('-').ok_or_else(bad)?;
         let heap: u8 = h.trim().parse().map_err(|_| bad())?;
         let count: u8 = k.trim().parse().map_err(|_| bad())?;
         if !(1..=3).contains(&heap) || count == 0 {
@@ -124,7 +124,7 @@ impl Game for Nim {
     }
 
     fn format_move(&self, mv: Take) -> String {
-        format!("{}:{}", mv.heap + 1, mv.count)
+        format!("{}-{}", mv.heap + 1, mv.count)
     }
 }
 
@@ -163,7 +163,7 @@ impl Presentation for Nim {
     }
 
     fn move_help(&self) -> Option<String> {
-        Some("2:3 takes 3 stones from heap 2".into())
+        Some("2-3 takes 3 stones from heap 2".into())
     }
 
     /// A character a slot, heap 1's three slots first: `s` a stone, `-` none.

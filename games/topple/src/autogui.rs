@@ -91,22 +91,27 @@ impl Topple {
         for d in 0..=9 {
             images.insert(d.to_string(), image(&d.to_string(), 0.3));
         }
-        json!({
-            "defaultTheme": "stacks",
-            "themes": { "stacks": {
-                "space": [cols, rows],
-                "centers": centers,
-                "charImages": images,
-                "arrowWidth": 0.06,
-                "entitiesOverArrows": false,
-                "sounds": {
-                    "x": "general/place.mp3",
-                    "y": "general/slide.mp3",
-                    "z": "general/remove.mp3",
-                },
-                "animationType": "entityFade",
-            }},
-        })
+        let mut theme = json!({
+            "space": [cols, rows],
+            "centers": centers,
+            "charImages": images,
+            "arrowWidth": 0.06,
+            "entitiesOverArrows": false,
+            "sounds": {
+                "x": "general/place.mp3",
+                "y": "general/slide.mp3",
+                "z": "general/remove.mp3",
+            },
+            "animationType": "entityFade",
+        });
+        // The board's lines, where GamesmanUni bundles a grid of its size.
+        if let Some(grid) = (rows == cols)
+            .then(|| topitop_game_api::bundled_grid(u32::from(rows)))
+            .flatten()
+        {
+            theme["background"] = grid.into();
+        }
+        json!({ "defaultTheme": "stacks", "themes": { "stacks": theme } })
     }
 
     /// The drawings of the browser page: a chequered board, the stacks as

@@ -1566,3 +1566,114 @@ fn memory_taken_by_a_burst_of_slow_connections_is_given_back() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The position object of `p` on `server`'s Topitop, budget [`BUDGET`].
+fn answer(server: &Server, p: &str) -> Value {
+    get(server.addr, &format!("/topitop/regular/positions/?p={p}")).json()
+}
+
+#[test]
+fn pure_draws_are_served_with_levels_that_keep_their_definition() {
+    // Over 100 lines on purpose: one walk over the draws, each position's
+    // level checked against its moves' as the definition says.
+    let dir = temp_dir("draw-levels");
+    solve(&dir, &[&[]]);
+    let server = Server::start(&dir, "draw-levels", &["--budget", BUDGET]);
+    let start = "1_---------";
+    // Worked out in the background once served: wait for the first pure
+    // draw a walk over draws meets.
+    let walk = || {
+        let mut seen = std::collections::HashSet::from([start.to_string()]);
+        let mut queue = std::collections::VecDeque::from([start.to_string()]);
+        let mut out = Vec::new();
+        while let Some(p) = queue.pop_front() {
+            if out.len() == 1500 {
+                break;
+            }
+            let v = answer(&server, &p);
+            for m in v["moves"].as_array().unwrap() {
+                let c = m["position"].as_str().unwrap();
+                if m["positionValue"] == "draw" && seen.insert(c.to_string()) {
+                    queue.push_back(c.to_string());
+                }
+            }
+            out.push(v);
+        }
+        out
+    };
+    let begun = std::time::Instant::now();
+    let answers = loop {
+        let answers = walk();
+        if answers.iter().any(|v| v.get("drawLevel").is_some()) {
+            break answers;
+        }
+        assert!(begun.elapsed().as_secs() < 60, "no draw levels after a minute");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let (mut pure, mut impure, mut levels) = (0, 0, std::collections::BTreeSet::new());
+    let level = |m: &Value| (m["drawLevel"].as_u64(), m["drawRemoteness"].as_u64());
+    for v in &answers {
+        let p = v["position"].as_str().unwrap();
+        let moves = v["moves"].as_array().unwrap();
+        let draws: Vec<&Value> = moves.iter().filter(|m| m["positionValue"] == "draw").collect();
+        for m in moves.iter().filter(|m| m["positionValue"] != "draw") {
+            assert!(
+                m.get("drawLevel").is_none(),
+                "{p}: a non-draw child with a level: {m}"
+            );
+        }
+        let (Some(l), Some(r)) = level(v) else {
+            impure += 1;
+            continue;
+        };
+        pure += 1;
+        levels.insert((l, r % 2));
+        let has = |ll: u64, rr: u64| draws.iter().any(|m| level(m) == (Some(ll), Some(rr)));
+        if r % 2 == 1 {
+            // A draw-win: a move to a draw-lose of its level, one less.
+            assert!(has(l, r - 1), "{p}: L{l}R{r} has no move to L{l}R{}", r - 1);
+        } else if r > 0 {
+            // A draw-lose: every drawing move to a pure draw-win, one of
+            // them of its level and one less.
+            for m in &draws {
+                let (ml, mr) = level(m);
+                assert!(
+                    mr.is_some_and(|x| x % 2 == 1) && ml.is_some_and(|x| x <= l),
+                    "{p}: L{l}R{r} has a drawing move to {m}"
+                );
+            }
+            assert!(has(l, r - 1), "{p}: L{l}R{r} has no move to L{l}R{}", r - 1);
+        } else if l == 0 {
+            // Level 0's fringe: a move that throws the draw away.
+            assert!(
+                moves.iter().any(|m| m["moveValue"] == "lose"),
+                "{p}: L0R0 without a losing move"
+            );
+        } else {
+            // A higher fringe: a move that hands over a draw-win one level down.
+            assert!(
+                draws.iter().any(|m| m["drawLevel"].as_u64() == Some(l - 1)
+                    && m["drawRemoteness"].as_u64().is_some_and(|x| x % 2 == 1)),
+                "{p}: L{l}R0 without a move to a level-{} draw-win",
+                l - 1
+            );
+        }
+    }
+    assert!(pure >= 500, "{pure} pure and {impure} impure draws met");
+    assert!(
+        levels.len() >= 2,
+        "draw-wins and draw-losses both met: {levels:?}"
+    );
+    // The page names it among the position's facts.
+    let pure_one = answers.iter().find(|v| v.get("drawLevel").is_some()).unwrap();
+    let p = pure_one["position"].as_str().unwrap();
+    let notes = get(server.addr, &format!("/ui/position/topitop/regular?p={p}")).json();
+    let facts = notes["facts"].as_array().unwrap();
+    assert!(
+        facts
+            .iter()
+            .any(|f| f[0] == "Draw level" && f[1].as_str().unwrap().contains("GamesmanUni's L")),
+        "{facts:?}"
+    );
+    eprintln!("{pure} pure draws checked, {impure} impure, kinds {levels:?}");
+}

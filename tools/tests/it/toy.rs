@@ -194,7 +194,7 @@ fn an_impartial_game_is_solved_served_and_played_without_a_turn() {
     // At the terminal, the players are told apart by the plies played.
     let o = support::run::topitop_with_input(
         &[&["play", "--dir", d, "--computer", "none"][..], &g].concat(),
-        b"1:2\n2:4\nquit\n",
+        b"1-2\n2-4\nquit\n",
     );
     let said = stdout(&o);
     for line in [

@@ -96,16 +96,21 @@ impl Topolo {
                 );
             }
         }
-        json!({
-            "defaultTheme": "pieces",
-            "themes": { "pieces": {
-                "space": [cols, rows],
-                "centers": centers,
-                "charImages": images,
-                "sounds": { "p": "general/place.mp3" },
-                "animationType": "entityFade",
-            }},
-        })
+        let mut theme = json!({
+            "space": [cols, rows],
+            "centers": centers,
+            "charImages": images,
+            "sounds": { "p": "general/place.mp3" },
+            "animationType": "entityFade",
+        });
+        // The board's lines, where GamesmanUni bundles a grid of its size.
+        if let Some(grid) = (rows == cols)
+            .then(|| topitop_game_api::bundled_grid(rows))
+            .flatten()
+        {
+            theme["background"] = grid.into();
+        }
+        json!({ "defaultTheme": "pieces", "themes": { "pieces": theme } })
     }
 }
 
@@ -190,6 +195,23 @@ mod tests {
 
     // Its pieces (`general/redpiece.svg`, ...) are none of these.
     use topitop_game_api::MOVE_BUTTON_IMAGES;
+
+    #[test]
+    fn a_square_board_has_gamesmanuni_s_grid_of_its_size_and_an_oblong_none() {
+        use crate::{Shape, Variant};
+        for (r, c, grid) in [
+            (3, 3, Some("ttt/3x3grid.svg")),
+            (8, 8, Some("nqueens/grid8.svg")),
+            (3, 4, None),
+            (2, 2, None),
+        ] {
+            let theme = Topolo::new(Shape::new(r, c).unwrap(), Variant::Full).autogui_theme();
+            let background = theme["themes"]["pieces"]
+                .get("background")
+                .and_then(|b| b.as_str());
+            assert_eq!(background, grid, "{r}x{c}");
+        }
+    }
 
     #[test]
     fn every_button_is_a_centre_with_an_image_and_unique() {

@@ -50,7 +50,7 @@ const NAMES: [&str; 4] = ["You", "Bot 1", "Bot 2", "Bot 3"];
 /// The first bot's mean reaction at speed 1, in milliseconds: the time to
 /// take in a full line of cards and act on it, no faster than a person
 /// (docs/toppo.md#how-fast-the-bots-are). Each further bot takes
-/// [`BOT_STEP_MS`] more.
+/// a quarter second more.
 pub const BOT_REACT_MS: f64 = 1500.0;
 /// How much slower each bot after the first reacts.
 const BOT_STEP_MS: f64 = 250.0;
