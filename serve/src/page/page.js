@@ -520,6 +520,20 @@ function choosePickMode(svg, t, r) {
     .map((x) => ((t.charImages[x.autoguiMove.split("_")[1]] || {}).scale ?? 0.25) * 0.54 * scale);
   const small = radii.length > 0 && Math.min(...radii) < 11;
   svg.classList.toggle("pick", small);
+  if (!small) growTargets(svg, scale);
+}
+
+// Each button's tap area at least 24 px across (WCAG's minimum target),
+// as far as half the way to the nearest other button allows, so that no
+// two overlap.
+function growTargets(svg, scale) {
+  const discs = [...svg.querySelectorAll(".move circle.hit-disc")];
+  const at = discs.map((d) => [+d.getAttribute("cx"), +d.getAttribute("cy")]);
+  discs.forEach((d, i) => {
+    const near = Math.min(...at.filter((_, j) => j !== i).map(([x, y]) => Math.hypot(x - at[i][0], y - at[i][1])), Infinity);
+    const visible = +d.nextElementSibling.getAttribute("r");
+    d.setAttribute("r", String(Math.max(visible, Math.min(12.5 / scale, near / 2))));
+  });
 }
 
 function closePicker() {
@@ -593,6 +607,9 @@ function drawMove(svg, t, m, discs, moves) {
     const c = t.centers[+parts[2]];
     const img = t.charImages[parts[1]];
     const s = img ? img.scale : 0.25;
+    // Under the ring, a clear disc that takes taps, grown on a small
+    // screen to a fingertip where the neighbours leave room (growTargets).
+    el("circle", { class: "hit-disc", cx: c[0], cy: c[1], r: s * 0.54, fill: "transparent" }, g);
     el("circle", { class: "ring", cx: c[0], cy: c[1], r: s * 0.54, fill: colour, "fill-opacity": 0.35, stroke: colour, "stroke-width": 0.03 }, g);
     if (img) piece(parts[1], c, s * 0.82, g);
   } else if ((parts[0] === "M" || parts[0] === "L") && t.centers[+parts[1]] && t.centers[+parts[2]]) {

@@ -18,6 +18,16 @@ use support::webdriver::Browser;
 const MAIN_LINE: &str = "const out = []; let n = state.root; \
      while (n.children.length) { n = n.children[0]; out.push(n.move); } return out";
 
+/// Every control of the page smaller than 24 px either way (a check box
+/// counts by its label), as `[name, width, height]`.
+const SMALL_TARGETS: &str = "const small = []; \
+     for (const e of document.querySelectorAll('button, select, input, a, summary, #history rect.row, #board .move')) { \
+       const t = e.type === 'checkbox' ? e.closest('label') : e; const r = t.getBoundingClientRect(); \
+       if (t.offsetParent === null && !(t instanceof SVGElement)) continue; \
+       if (r.width === 0 && r.height === 0) continue; \
+       if (r.width < 24 || r.height < 24) small.push([e.id || e.dataset.move || e.dataset.ply || e.textContent.slice(0, 20), r.width, r.height]); } \
+     return small";
+
 /// The moves listed, in the list's order.
 const LISTED_MOVES: &str = "return [...document.querySelectorAll('#moves button')].map(b => b.dataset.move)";
 
@@ -308,6 +318,26 @@ fn a_study_keeps_its_game_in_the_address_and_its_variations_in_a_tree() {
         0
     );
     browser.click("#hints");
+
+    // On a phone every button of the board is a fingertip's target: the
+    // smallest piece's button grows its tap area (it was 23.9 px).
+    browser.emulate(390, 844, true);
+    browser.open(&page);
+    shows(&browser, start, &q0);
+    browser.eval("document.getElementById('board').scrollIntoView()");
+    assert_eq!(
+        browser.eval(SMALL_TARGETS),
+        json!([]),
+        "targets smaller than 24 px on a phone"
+    );
+    let hits = browser.eval(
+        "const svg = document.getElementById('board'); const m = svg.getScreenCTM(); \
+         return [...svg.querySelectorAll('.move')].filter(g => { const c = g.querySelector('circle.ring'); \
+           const p = svg.createSVGPoint(); p.x = +c.getAttribute('cx'); p.y = +c.getAttribute('cy'); const q = p.matrixTransform(m); \
+           const e = document.elementFromPoint(q.x, q.y); const mv = e && e.closest('.move'); return !mv || mv.dataset.move !== g.dataset.move; }) \
+           .map(g => g.dataset.move)",
+    );
+    assert_eq!(hits, json!([]), "a tap on a button's centre plays another move");
     browser.assert_no_script_errors();
 }
 
@@ -401,15 +431,57 @@ fn computers_stop_a_game_that_goes_round_and_a_phone_has_room_for_a_finger() {
         "a move",
         "return state.line.length === 2 && state.answers[1] || null",
     );
-    let small = browser.eval(
-        "const small = []; \
-         for (const e of document.querySelectorAll('button, select, input, a, summary, #history rect.row, #board .move')) { \
-           const t = e.type === 'checkbox' ? e.closest('label') : e; const r = t.getBoundingClientRect(); \
-           if (t.offsetParent === null && !(t instanceof SVGElement)) continue; \
-           if (r.width === 0 && r.height === 0) continue; \
-           if (r.width < 24 || r.height < 24) small.push([e.id || e.dataset.move || e.dataset.ply || e.textContent.slice(0, 20), Math.round(r.width), Math.round(r.height)]); } \
-         return small",
+    assert_eq!(
+        browser.eval(SMALL_TARGETS),
+        json!([]),
+        "targets smaller than 24 px on a phone"
     );
-    assert_eq!(small, json!([]), "targets smaller than 24 px on a phone");
+    browser.assert_no_script_errors();
+}
+
+#[test]
+fn every_value_and_count_shown_agrees_with_query_across_games() {
+    let Some(driver) = driver() else { return };
+    let dir = temp_dir("study-sample");
+    let d = dir.to_str().unwrap();
+    let topitop = ["--budget", "2/1/2/2"];
+    let topolo = ["--game", "topolo", "--board", "3x3"];
+    let topple = ["--game", "topple", "--board", "3x3", "--variant", "s6"];
+    for g in [&topitop[..], &topolo, &topple] {
+        ok(&[&["solve", "--out", d][..], g].concat());
+    }
+    let server = Server::start(&dir, "study-sample", &topitop);
+    let browser = Browser::start(&driver, &dir);
+    let mut checked = 0;
+    for (game, variant, options, start) in [
+        ("topitop", "regular", &topitop[..], "1_---------"),
+        ("topolo", "3x3", &topolo, ".../.../..."),
+        ("topple", "3x3-s6", &topple, ".../.../... r s6 r8 b8"),
+    ] {
+        browser.open(&format!(
+            "http://{}/ui/?game={game}&variant={variant}",
+            server.addr
+        ));
+        let mut p = start.to_string();
+        // A line of moves picked by a fixed rule; a game over starts again.
+        for k in 0..35usize {
+            let q = query(d, options, &p);
+            shows(&browser, &p, &q);
+            checked += 1;
+            let moves = q["moves"].as_array().unwrap();
+            if moves.is_empty() {
+                browser.click("#restart");
+                p = start.to_string();
+                continue;
+            }
+            let m = &moves[(k * 7 + 3) % moves.len()];
+            browser.click(&format!(
+                "#moves button[data-move=\"{}\"]",
+                m["move"].as_str().unwrap()
+            ));
+            p = m["position"].as_str().unwrap().to_string();
+        }
+    }
+    assert!(checked >= 100, "{checked} positions");
     browser.assert_no_script_errors();
 }

@@ -283,6 +283,14 @@ fn a_newcomer_reads_the_rules_sees_the_bots_on_a_phone_and_is_told_who_won() {
     );
     assert_eq!(hidden, serde_json::json!([]), "below the fold on a 390x844 phone");
     assert_eq!(browser.eval("return document.querySelectorAll('.bot').length"), 3);
+    // Every control a finger's size: at least 24 px each way.
+    let small = browser.eval(
+        "return [...document.querySelectorAll('button, select, input, a, summary, #display .card, #line .card')] \
+         .filter(e => e.offsetParent !== null || e instanceof SVGElement) \
+         .map(e => [e.dataset.action || e.id || e.dataset.card || e.textContent.slice(0, 16), e.getBoundingClientRect()]) \
+         .filter(([, r]) => r.width > 0 && (r.width < 24 || r.height < 24)).map(([n, r]) => [n, Math.round(r.width), Math.round(r.height)])",
+    );
+    assert_eq!(small, serde_json::json!([]), "targets under 24 px on a phone");
     // At the end the winner is named and the points explained, and the
     // running totals add up across games; the highest total starts the
     // next game, as the rules say. (The end of a real game is played in
