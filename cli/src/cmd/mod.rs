@@ -10,6 +10,7 @@ pub mod crosscheck;
 pub mod export;
 pub mod perft;
 pub mod play;
+pub mod probe;
 pub mod query;
 pub mod serve;
 pub mod show;

@@ -47,6 +47,17 @@ pub struct Report<E: Serialize = ()> {
     /// Their symmetry classes; none for a game without symmetries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub classes: Option<u64>,
+    /// The file's bits over the positions it answers for (every image of
+    /// a symmetry class counted): the size endgame tables are compared
+    /// by. None when play reaches no position.
+    pub bits_per_position: Option<f64>,
+    /// The file's bits over the symmetry classes of those positions; none
+    /// for a game without symmetries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bits_per_class: Option<f64>,
+    /// Probe latencies, with `--probes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probes: Option<super::probe::Probes>,
     /// The game's own figures.
     #[serde(flatten)]
     pub extra: E,
@@ -126,6 +137,11 @@ pub fn run<G: Presentation, X: Extras<G>>(
         .as_deref()
         .map(|p| Output::open(Some(p), &[&facts.path]))
         .transpose()?;
+    // First, while no block has been read.
+    let probes = match args.probes {
+        Some(n) => super::probe::run(game, db, n, PROBE_SEED)?,
+        None => None,
+    };
     let (counted, own) = extras.count(game, db, page_out.is_some())?;
     let start = game.start();
     let [win, lose, tie, draw] = counted.counts;
@@ -150,6 +166,12 @@ pub fn run<G: Presentation, X: Extras<G>>(
         indices: facts.tiers.iter().map(|t| t.size).sum(),
         positions: counted.positions,
         classes: game.has_symmetries().then_some(counted.classes),
+        bits_per_position: bits_over(facts.file_len, counted.positions),
+        bits_per_class: game
+            .has_symmetries()
+            .then(|| bits_over(facts.file_len, counted.classes))
+            .flatten(),
+        probes,
         extra: own,
     };
     if let Some(out) = page_out {
@@ -275,6 +297,12 @@ impl Counted {
     }
 }
 
+/// The bits of a file of `bytes` over `n` positions; none for none.
+#[allow(clippy::cast_precision_loss)] // a ratio printed to three places
+fn bits_over(bytes: u64, n: u64) -> Option<f64> {
+    (n > 0).then(|| 8.0 * bytes as f64 / n as f64)
+}
+
 /// Adds `n` to `histogram` at `at`, growing it as needed.
 pub fn add(histogram: &mut Vec<u64>, at: usize, n: u64) {
     if histogram.len() <= at {
@@ -315,8 +343,16 @@ fn print<E: Serialize>(r: &Report<E>, json: bool, lines: &[String]) -> anyhow::R
             ),
             None => format!("reachable positions  {}", r.positions),
         },
+        match (r.bits_per_position, r.bits_per_class) {
+            (Some(p), Some(c)) => {
+                format!("size                 {p:.3} bits a position, {c:.3} a symmetry class")
+            }
+            (Some(p), None) => format!("size                 {p:.3} bits a position"),
+            (None, _) => "size                 - (play reaches no position)".into(),
+        },
     ];
-    for l in common.iter().chain(lines) {
+    let probes = r.probes.as_ref().map(super::probe::Probes::line);
+    for l in common.iter().chain(&probes).chain(lines) {
         writeln!(out, "{l}")?;
     }
     Ok(())
@@ -357,6 +393,11 @@ fn page<G: Presentation, X: Extras<G>>(
         row("indices", grouped(r.indices), "positions the index numbers"),
         row("tiers", grouped(tiers), ""),
         row("positions play reaches", grouped(r.positions), "from the start"),
+        row(
+            "bits a position",
+            r.bits_per_position.map_or("-".into(), |b| format!("{b:.3}")),
+            "the file's bits over the positions play reaches",
+        ),
         row("solved positions", grouped(r.win + r.lose + r.tie + r.draw), each),
         row("win", grouped(r.win), ""),
         row("lose", grouped(r.lose), ""),
@@ -427,4 +468,12 @@ pub struct Args {
     /// (`-`: to standard output, instead of the text or JSON).
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
+    /// Also time N lookups of positions met in random play from the start,
+    /// first on an empty block cache, then again (mean, median and 99th
+    /// percentile), as a probe benchmark of the file.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub probes: Option<u32>,
 }
+
+/// The random games `--probes` samples, the same each run.
+const PROBE_SEED: u64 = 1;

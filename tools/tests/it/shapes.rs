@@ -202,6 +202,35 @@ fn stats_json_has_one_shape_with_topitops_extras() {
     let n = |v: &Value| v.as_u64().unwrap();
     assert_eq!(n(&topitop["classes"]), n(&topitop["reachable"]["positions"]));
     assert!(n(&topitop["positions"]) > n(&topitop["classes"]));
+    // The size in bits a position and a class, the file's bits over them.
+    for v in [&topitop, &topolo] {
+        let bits = 8.0 * v["file_bytes"].as_f64().unwrap();
+        let per = |k: &str| v[k].as_f64().unwrap();
+        assert!(
+            (per("bits_per_position") - bits / per("positions")).abs() < 1e-9,
+            "{v}"
+        );
+        assert!(
+            (per("bits_per_class") - bits / per("classes")).abs() < 1e-9,
+            "{v}"
+        );
+    }
+    // Probe latencies, on request: positions met in random play, timed
+    // twice.
+    for g in [&TOPITOP, &TOPOLO, &TOPPLE] {
+        let v = json(&["stats", "--json", "--probes", "300", "--dir", dir], g);
+        let p = &v["probes"];
+        assert_eq!(p["positions"], 300, "{:?}: {p}", g.options);
+        for pass in ["cold", "warm"] {
+            let t = |k: &str| p[pass][k].as_f64().unwrap();
+            assert!(
+                t("mean_us") > 0.0 && t("p50_us") <= t("p99_us"),
+                "{:?} {pass}: {p}",
+                g.options
+            );
+        }
+    }
+    assert!(stats(&TOPOLO).get("probes").is_none(), "no probes unless asked");
     assert_eq!(topitop["game"], "topitop");
     assert_eq!(topitop["variant"], "v1_0_2-2-2-2");
 }
