@@ -257,6 +257,12 @@ impl<G: Game + Presentation + Search + 'static, R: Reader<G> + Send + 'static> S
             let spawned = std::thread::Builder::new()
                 .name("draw-levels".into())
                 .spawn(move || {
+                    // One variant at a time: a folder of nine databases
+                    // must not take nine times the memory and both cores.
+                    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+                    let _turn = ONE_AT_A_TIME
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                     self.draw_levels();
                 });
             if let Err(e) = spawned {
