@@ -17,8 +17,24 @@ use crate::quick_hash::QuickHasher;
 /// bytes): beyond it, reachability is not worked out.
 pub const MAX_POSITIONS: usize = 1 << 26;
 
+/// The most bytes of positions a search keeps: a game of large positions
+/// (Topple's are 88 bytes) keeps fewer than [`MAX_POSITIONS`], since its
+/// hash set takes about twice that at its peak, as it grows.
+pub const MAX_KEPT_BYTES: usize = 2 << 30;
+
+/// The most positions of `P` a search keeps: [`MAX_POSITIONS`], or fewer
+/// for a position so large that they would pass [`MAX_KEPT_BYTES`].
+pub fn max_kept<P>() -> usize {
+    MAX_POSITIONS.min(MAX_KEPT_BYTES / std::mem::size_of::<P>().max(1))
+}
+
 /// Positions a worker takes at a time.
 const SHARE: usize = 1 << 10;
+
+/// Positions of a depth whose children are gathered before the limit is
+/// checked: their children (a few million) bound the memory beside what
+/// is kept.
+const BATCH: usize = SHARE << 6;
 
 /// Every position some game from the start comes to.
 pub struct Reached<P> {
@@ -65,15 +81,16 @@ impl<P: Eq + std::hash::Hash> Reached<P> {
     }
 }
 
-/// [`forward`] within [`MAX_POSITIONS`].
+/// [`forward`] within [`max_kept`] positions.
 ///
 /// # Errors
 /// Games come to more positions: what to say, that every position of
 /// play is then taken as reachable (an upper bound).
 pub fn search<G: Game>(game: &G) -> Result<Reached<G::Position>, String> {
-    forward(game, MAX_POSITIONS).ok_or_else(|| {
+    let limit = max_kept::<G::Position>();
+    forward(game, limit).ok_or_else(|| {
         format!(
-            "games of {} {} come to more than {MAX_POSITIONS} positions, too many to search for \
+            "games of {} {} come to more than {limit} positions, too many to search for \
              which ones: every position of play is taken as reachable (an upper bound)",
             game.name(),
             game.variant(),
@@ -89,21 +106,40 @@ pub fn forward<G: Game>(game: &G, limit: usize) -> Option<Reached<G::Position>> 
     seen.insert(game.start());
     let mut frontier = vec![game.start()];
     while !frontier.is_empty() {
-        let children: Vec<G::Position> = topitop_par::map_ranges(frontier.len(), SHARE, |r| {
-            let mut children = Vec::new();
-            for p in &frontier[r] {
-                // A game ends at a primitive position: nothing is played on.
-                if game.primitive(p).is_none() {
-                    children.extend(game.moves(p).into_iter().map(|m| game.play(p, m)));
+        let mut next = Vec::new();
+        // A depth a batch at a time, the limit checked after each: a whole
+        // depth's children at once took Topple 3x3 s12's `stats` past 24
+        // GB before the check could stop it.
+        for batch in frontier.chunks(BATCH) {
+            let children: Vec<G::Position> = topitop_par::map_ranges(batch.len(), SHARE, |r| {
+                let mut children = Vec::new();
+                for p in &batch[r] {
+                    // A game ends at a primitive position: nothing is played on.
+                    if game.primitive(p).is_none() {
+                        children.extend(game.moves(p).into_iter().map(|m| game.play(p, m)));
+                    }
                 }
+                children
+            })
+            .concat();
+            next.extend(children.into_iter().filter(|c| seen.insert(*c)));
+            if seen.len() > limit {
+                return None;
             }
-            children
-        })
-        .concat();
-        frontier = children.into_iter().filter(|c| seen.insert(*c)).collect();
-        if seen.len() > limit {
-            return None;
         }
+        frontier = next;
     }
     Some(Reached { seen })
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    #[test]
+    fn a_large_position_keeps_fewer_positions() {
+        assert_eq!(max_kept::<u64>(), MAX_POSITIONS);
+        assert_eq!(max_kept::<[u8; 88]>(), MAX_KEPT_BYTES / 88);
+        assert!(max_kept::<[u8; 88]>() < MAX_POSITIONS);
+    }
 }

@@ -223,7 +223,7 @@ impl<G: Tiered> Reader<G> for SolvedDb {
     /// For a game that does not answer it itself
     /// ([`topitop_game_api::Reachability::Search`]), a search forward
     /// from the start ([`crate::reach::forward`]); past
-    /// [`crate::reach::MAX_POSITIONS`] positions, none, said on standard
+    /// [`crate::reach::max_kept`] positions, none, said on standard
     /// error (what the game answers is then an upper bound).
     fn reachable<'a>(&'a self, game: &'a G) -> Option<Reachable<'a, G::Position>> {
         if game.reachability() != topitop_game_api::Reachability::Search {
