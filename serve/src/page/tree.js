@@ -5,7 +5,8 @@
 // along the moves last taken (`next`), which Redo follows. The address
 // holds that line, so a reload, a bookmark or a shared link brings the
 // game back, and the browser's Back and Forward step through what was
-// shown. The record as text holds the whole tree.
+// shown. The record as text holds the whole tree, and the tab keeps it
+// over a reload.
 "use strict";
 
 // node: {id, position, move (played into it; none into the start),
@@ -127,6 +128,7 @@ function keepAddress() {
   const moves = state.line.slice(1).map((n) => n.move);
   if (moves.length) url.searchParams.set("moves", moves.join(" "));
   if (state.at < moves.length) url.searchParams.set("ply", String(state.at));
+  keepStudy();
   const how = state.addressHow;
   state.addressHow = "replace";
   if (url.href === location.href) return;
@@ -244,14 +246,14 @@ function parseRecord(text) {
 // the node `root` of variant `v`, each checked against the moves the
 // server lists there, in the order they are written. A move the position
 // does not have throws an Error naming where it was written (`where`);
-// the nodes read before it stay.
-async function grow(v, root, names, where) {
+// the nodes read before it stay. `quiet`: no progress in the status line.
+async function grow(v, root, names, where, quiet = false) {
   const total = countMoves(names);
   let done = 0;
   const walk = async (node, name) => {
     for (const kid of name.children) {
       done += 1;
-      $("status").textContent = `Reading the moves: ${done} of ${total}…`;
+      if (!quiet) $("status").textContent = `Reading the moves: ${done} of ${total}…`;
       if (!node.answer) node.answer = withTurn(await fetchAnswer(v, node.position), depth(node));
       const m = node.answer.moves.find((x) => x.move === kid.move);
       if (!m) {
@@ -330,6 +332,8 @@ async function openAddress() {
   const exact = wanted >= 0;
   if (!exact) wanted = ofGame < 0 ? 0 : ofGame;
   const v = state.variants[wanted];
+  // Read before the new game's first answer keeps its own.
+  const kept = keptStudy();
   await chooseVariant(wanted, exact ? a.start : null, "replace");
   // An address naming what is not served says so, rather than opening
   // another game without a word.
@@ -339,7 +343,13 @@ async function openAddress() {
     showError(`This server has ${what}; showing ${v.game} ${v.id} instead. It serves: ${games}.`);
     return;
   }
-  if (!exact || !a.moves.length) return;
+  if (!exact) return;
+  // A reload of this tab: the variations studied come back too.
+  const restored = await restoreStudy(v, kept);
+  if (!a.moves.length) {
+    if (restored) await goTo(state.node, "replace");
+    return;
+  }
   const names = { children: [] };
   let tip = names;
   a.moves.forEach((move, k) => {
@@ -353,8 +363,51 @@ async function openAddress() {
   } catch (e) {
     why = `${e.message}; the game is shown up to the move before it.`;
   }
-  let n = state.root;
-  for (let k = 0; k < a.ply && n.children.length; k++) n = n.children[0];
-  await goTo(n, "replace");
+  // The address's line, whatever else the tree holds: Redo follows it.
+  const line = [state.root];
+  for (const move of a.moves) {
+    const next = line[line.length - 1].children.find((c) => c.move === move);
+    if (!next) break;
+    line[line.length - 1].next = next;
+    line.push(next);
+  }
+  await goTo(line[Math.min(a.ply, line.length - 1)], "replace");
   if (why) showError(why);
+}
+
+// ---- the study kept over a reload -----------------------------------------
+
+const STUDY_KEY = "topitop.study";
+
+// The tree of the tab's game, kept for a reload (the address holds only
+// the line shown).
+function keepStudy() {
+  try {
+    const v = state.current;
+    sessionStorage.setItem(STUDY_KEY, JSON.stringify({ game: v.game, variant: v.id, start: state.root.position, record: recordText() }));
+  } catch {
+    // A browser that keeps nothing: the address still holds the line.
+  }
+}
+
+// What this tab kept, or null.
+function keptStudy() {
+  try {
+    return JSON.parse(sessionStorage.getItem(STUDY_KEY));
+  } catch {
+    return null;
+  }
+}
+
+// Grows `kept`, the tree this tab kept before a reload, when it is of the
+// game shown and its start; true when it brought moves back.
+async function restoreStudy(v, kept) {
+  if (!kept || kept.game !== v.game || kept.variant !== v.id || kept.start !== state.root.position) return false;
+  try {
+    await grow(v, state.root, parseRecord(kept.record).tree, (n) => `line ${n.line}`, true);
+  } catch {
+    // Kept by another version of the page, or of the database: what was
+    // read stays, the rest is dropped.
+  }
+  return state.root.children.length > 0;
 }

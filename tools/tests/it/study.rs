@@ -165,6 +165,19 @@ fn a_study_keeps_its_game_in_the_address_and_its_variations_in_a_tree() {
         variation[0].as_str().unwrap().contains(&other_move),
         "{variation}"
     );
+    // A reload of the tab keeps the variations, not only the line the
+    // address holds.
+    browser.eval("location.reload()");
+    at(&browser, 3, 4);
+    assert_eq!(
+        browser.eval(MAIN_LINE),
+        json!(perfect),
+        "the line played before survives a reload"
+    );
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('#record li.variation').length"),
+        1
+    );
     // Redo after Undo comes back into the variation; the main line's move
     // is a click away in the list.
     browser.click("#undo");
