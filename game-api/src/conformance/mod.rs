@@ -705,6 +705,19 @@ mod tests {
         assert_eq!(report.cut_off, 0);
     }
 
+    /// The report on the heap game broken by `flaw`, and the checks that
+    /// failed.
+    fn failing(flaw: &'static str) -> (Report, Vec<&'static str>) {
+        let report = check_registered(&Heap { flaw: Some(flaw) }, Settings::default());
+        let failed = report
+            .checks
+            .iter()
+            .filter(|(_, t)| t.failed > 0)
+            .map(|(n, _)| *n)
+            .collect();
+        (report, failed)
+    }
+
     #[test]
     fn each_broken_promise_is_caught_by_its_own_check() {
         for flaw in [
@@ -717,13 +730,7 @@ mod tests {
             "turn",
             "drawing",
         ] {
-            let report = check_registered(&Heap { flaw: Some(flaw) }, Settings::default());
-            let failed: Vec<_> = report
-                .checks
-                .iter()
-                .filter(|(_, t)| t.failed > 0)
-                .map(|(n, _)| *n)
-                .collect();
+            let (report, failed) = failing(flaw);
             assert_eq!(failed, [flaw], "{report}");
             assert!(!report.checks[flaw].examples.is_empty());
             assert!(report.to_string().contains(&format!("{flaw}: ")), "{report}");
@@ -732,13 +739,7 @@ mod tests {
 
     #[test]
     fn a_move_named_with_a_separator_fails_the_move_text_check() {
-        let report = check_registered(&Heap { flaw: Some("colon") }, Settings::default());
-        let failed: Vec<_> = report
-            .checks
-            .iter()
-            .filter(|(_, t)| t.failed > 0)
-            .map(|(n, _)| *n)
-            .collect();
+        let (report, failed) = failing("colon");
         assert_eq!(failed, ["move-text"], "{report}");
         assert!(report.to_string().contains("holds ':'"), "{report}");
     }
