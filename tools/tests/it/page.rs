@@ -628,4 +628,5 @@ fn the_board_draws_every_piece_in_its_cell_and_clicks_what_it_shows() {
             );
         }
     }
+    browser.assert_no_script_errors();
 }

@@ -165,4 +165,5 @@ fn every_game_is_played_to_its_end_in_the_browser() {
     assert_eq!(plies, 65, "64 moves and the start");
     photograph(&browser, "topolo-8x8");
     eprintln!("screenshots in {}", screenshot_dir().display());
+    browser.assert_no_script_errors();
 }

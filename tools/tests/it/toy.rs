@@ -165,6 +165,7 @@ fn tic_tac_toe_is_drawn_and_played_on_the_page() {
     let end = crate::page_games::play_to_the_end(&browser, d, &g, start);
     crate::page_games::says_why_it_ended(&browser, &server, "tictactoe/3x3", &end);
     crate::page_games::photograph(&browser, "tictactoe");
+    browser.assert_no_script_errors();
 }
 
 #[test]
@@ -252,4 +253,5 @@ fn an_impartial_game_is_solved_served_and_played_without_a_turn() {
     for (ply, turn) in turns.iter().enumerate() {
         assert_eq!(*turn, ["first", "second"][ply % 2], "ply {ply}: {turns:?}");
     }
+    browser.assert_no_script_errors();
 }
