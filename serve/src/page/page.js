@@ -252,8 +252,15 @@ function headline(r, turn, mover, other, inN) {
 // A position shown again: in a drawn game play can go round for ever,
 // and the status says it has.
 function repetition() {
-  const first = state.history.indexOf(state.history[state.at]);
-  return first < state.at ? ` This position came before, at ply ${first}: the game is going round.` : "";
+  const first = cameBefore();
+  return first === null ? "" : ` This position came before, at ply ${first}: the game is going round.`;
+}
+
+// The first ply of the line at which the position shown stood, when that
+// is earlier than the ply shown.
+function cameBefore() {
+  const first = state.history.indexOf(state.node.position);
+  return first < state.at ? first : null;
 }
 
 function cap(s) {
@@ -594,7 +601,7 @@ function onBoardClick(e) {
 // two centres. Other moves are in the list only.
 function drawMove(svg, t, m, discs, moves) {
   const parts = (m.autoguiMove || "").split("_");
-  const colour = m.estimate === undefined ? `var(--${m.moveValue})` : `var(--est-${valueClass(m).split("lean-")[1]})`;
+  const colour = m.estimate === undefined ? `var(--${m.moveValue})` : `var(--est-${lean(m)})`;
   const g = el("g", {
     class: `move ${valueClass(m)}${isBest({ moves }, m) ? " best" : ""}`,
     tabindex: "0",
@@ -706,9 +713,12 @@ function isBest(r, m) {
 // A move's colour class: its value, or for a search's estimate how the
 // share leans (an estimate is drawn dashed, never in a value's colour).
 function valueClass(m) {
-  if (m.estimate === undefined) return `v-${m.moveValue}`;
-  const lean = m.estimate >= 0.6 ? "good" : m.estimate <= 0.4 ? "poor" : "even";
-  return `v-estimate lean-${lean}`;
+  return m.estimate === undefined ? `v-${m.moveValue}` : `v-estimate lean-${lean(m)}`;
+}
+
+// How an estimated move's share leans: good, even or poor.
+function lean(m) {
+  return m.estimate >= 0.6 ? "good" : m.estimate <= 0.4 ? "poor" : "even";
 }
 
 // ---- the computer -------------------------------------------------------------
@@ -751,8 +761,8 @@ function computerTurn(r) {
   // Two computers in a drawn game would play for ever: they stop where a
   // position comes again, or at a move limit, and say so.
   if (state.computer.every(Boolean)) {
-    const first = state.history.indexOf(r.position);
-    if (first < state.at) {
+    const first = cameBefore();
+    if (first !== null) {
       $("status").textContent = `${describe(r)} The computers stopped: this position came before, at ply ${first}, so their game would go round for ever.`;
       return;
     }
@@ -771,7 +781,7 @@ function computerTurn(r) {
 // Where an answer sits across the chart, from -1 (the first player wins,
 // or expects everything) to 1 (the second does): a solved value by its
 // remoteness over `most`, an estimate by the first player's share.
-function across(a, mover, value, remoteness, most, share) {
+function across(mover, value, remoteness, most, share) {
   if (share !== undefined) {
     const first = mover === 1 ? 1 - share : share;
     return 1 - 2 * first;
@@ -833,7 +843,7 @@ async function drawHistory() {
     const done = { win: 1, lose: 0, tie: 0.5 }[a.positionValue];
     return (a.moves.length ? bestShare(a) : done) ?? 0.5;
   };
-  const points = answers.map((a, ply) => [mid + half * across(a, moverIndex(a), a.positionValue, a.remoteness, most, shareOf(a)), rowY(ply)]);
+  const points = answers.map((a, ply) => [mid + half * across(moverIndex(a), a.positionValue, a.remoteness, most, shareOf(a)), rowY(ply)]);
   if (points.length > 1) {
     const d = points.map(([x, y], i) => `${i ? "L" : "M"}${x},${y}`).join("");
     el("path", { d, fill: "none", stroke: "#7a8594", "stroke-width": 1 }, svg);
@@ -849,7 +859,7 @@ async function drawHistory() {
       const childShare = share === undefined ? undefined : 1 - share;
       const next = mover === null ? null : 1 - mover;
       const value = { win: "lose", lose: "win" }[m.moveValue] || m.moveValue;
-      const x = mid + half * across(a, next, value, m.remoteness, most, childShare);
+      const x = mid + half * across(next, value, m.remoteness, most, childShare);
       const dot = el("circle", {
         class: `alt${m.move === played ? " played" : ""}`,
         cx: x, cy: rowY(ply + 1), r: m.move === played ? 4 : 2.2,
@@ -941,11 +951,11 @@ function describePosition(r) {
 // ---- controls -----------------------------------------------------------------
 
 function undo() {
-  if (state.at > 0) goTo(state.line[state.at - 1]);
+  jumpTo(state.at - 1);
 }
 
 function redo() {
-  if (state.at < state.line.length - 1) goTo(state.line[state.at + 1]);
+  jumpTo(state.at + 1);
 }
 
 function wire() {

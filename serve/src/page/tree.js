@@ -289,11 +289,15 @@ async function importRecord() {
   const kept = { nodes: state.nodes, root: state.root, node: state.node };
   try {
     const start = rec.start || (await getJson(`${variantPath(v)}/`)).startPosition;
-    const root = { id: 0, position: start, move: null, parent: null, children: [], next: null, answer: null };
+    // Grown apart, the game shown untouched until the record is read.
     state.nodes = new Map();
+    const root = newNode(start, null, null);
+    const nodes = state.nodes;
     await grow(v, root, rec.tree, (n) => `line ${n.line}`);
     if (state.current !== v) await chooseVariant(i, start, "replace");
-    plantTree(root);
+    state.treeId = newTreeId();
+    Object.assign(state, { nodes, root, node: root });
+    setLine();
   } catch (e) {
     Object.assign(state, kept);
     showError(`Record: ${e.message}`);
@@ -304,22 +308,6 @@ async function importRecord() {
   let end = state.root;
   while (end.children.length) end = end.children[0];
   await goTo(end);
-}
-
-// Makes the tree below `root` the game studied.
-function plantTree(root) {
-  state.treeId = newTreeId();
-  state.nodes = new Map();
-  const all = [root];
-  while (all.length) {
-    const n = all.pop();
-    n.id = ++nodeCount;
-    state.nodes.set(n.id, n);
-    all.push(...n.children);
-  }
-  state.root = root;
-  state.node = root;
-  setLine();
 }
 
 // Opens what the address names: its game and variant, its start, and its
