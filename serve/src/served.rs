@@ -310,17 +310,23 @@ impl<G: Game + Presentation + Search + 'static, R: Reader<G> + Send + 'static> S
             Answers::Db(db, _) => {
                 let mut r = respond_game(&self.game, db.as_ref(), &pos, GameOver::DrawIsTie)
                     .map_err(|e| PositionError::from_db(e, p, &self.name))?;
-                if r.position_value == "draw" {
-                    r.draw = self.draw_level(&pos);
-                }
-                for mv in self.game.moves(&pos) {
-                    let name = self.game.format_move(mv);
-                    if let Some(m) = r
-                        .moves
-                        .iter_mut()
-                        .find(|m| m.mv == name && m.position_value == "draw")
-                    {
-                        m.draw = self.draw_level(&self.game.play(&pos, mv));
+                // Only draws have levels, once worked out: a position, and
+                // each move to one (a won position may have them too).
+                if self.draws.get().is_some_and(Option::is_some) {
+                    if r.position_value == "draw" {
+                        r.draw = self.draw_level(&pos);
+                    }
+                    if r.moves.iter().any(|m| m.position_value == "draw") {
+                        for mv in self.game.moves(&pos) {
+                            let name = self.game.format_move(mv);
+                            if let Some(m) = r
+                                .moves
+                                .iter_mut()
+                                .find(|m| m.mv == name && m.position_value == "draw")
+                            {
+                                m.draw = self.draw_level(&self.game.play(&pos, mv));
+                            }
+                        }
                     }
                 }
                 Ok(r)

@@ -362,25 +362,34 @@ impl ToppoPages {
                 player: 0,
                 action,
             };
-            // Tried on a copy first: an action that would be penalised so
-            // soon after another player's change is one the person could
-            // not have held back, and is refused instead.
-            let mut tried = s.table.clone();
-            let events = tried.act(&timed);
-            let penalised = events
-                .iter()
-                .any(|e| matches!(e, Event::Penalty { player: 0, .. }));
-            match &s.changed {
-                Some((when, what)) if penalised && at.saturating_sub(*when) < GRACE_MS => {
-                    let text = format!(
-                        "No penalty: {what} {} ms before, too soon for anyone to see; look again",
-                        at.saturating_sub(*when)
-                    );
-                    let n = s.log.len();
-                    s.log.push((n, at, "ignored", text));
+            // Soon after another player's change, tried on a copy first:
+            // an action that would be penalised then is one the person
+            // could not have held back, and is refused instead.
+            let soon = s
+                .changed
+                .as_ref()
+                .map(|(when, what)| (at.saturating_sub(*when), what.clone()))
+                .filter(|(since, _)| *since < GRACE_MS);
+            match soon {
+                Some((since, what)) => {
+                    let mut tried = s.table.clone();
+                    let events = tried.act(&timed);
+                    if events
+                        .iter()
+                        .any(|e| matches!(e, Event::Penalty { player: 0, .. }))
+                    {
+                        let text = format!(
+                            "No penalty: {what} {since} ms before, too soon for anyone to see; look again"
+                        );
+                        let n = s.log.len();
+                        s.log.push((n, at, "ignored", text));
+                    } else {
+                        s.table = tried;
+                        s.note(at, events);
+                    }
                 }
-                _ => {
-                    s.table = tried;
+                None => {
+                    let events = s.table.act(&timed);
                     s.note(at, events);
                 }
             }
