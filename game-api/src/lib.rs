@@ -131,14 +131,18 @@ pub const MOVE_BUTTON_IMAGES: [&str; 86] = [
 ];
 
 /// A grid GamesmanUni bundles (5.0.35, commit 3771794,
-/// `src/models/images/svg/`) for a square board of `n` × `n` cells, as a
-/// theme's `background`: each one's cells split its whole image evenly,
-/// so they lie under centres at `(c + 0.5, r + 0.5)` in a space of
-/// `[n, n]` (read from the files on 2026-11-29). None for other sizes:
+/// `src/models/images/svg/`) for a board of `cols` × `rows` cells, as a
+/// theme's `background`, when the board is square of 3 to 8 cells a side:
+/// each image's cells split it evenly, so they lie under centres at
+/// `(c + 0.5, r + 0.5)` in a space of `[cols, rows]` (read from the files
+/// on 2026-11-29). None for other boards, oblong ones among them:
 /// GamesmanUni has no file for them, and a `background` naming a file it
 /// lacks breaks its board.
-pub fn bundled_grid(n: u32) -> Option<&'static str> {
-    Some(match n {
+pub fn bundled_grid(cols: u32, rows: u32) -> Option<&'static str> {
+    if cols != rows {
+        return None;
+    }
+    Some(match cols {
         3 => "ttt/3x3grid.svg",
         4 => "dao/grid.svg",
         5 => "flowfree/grid.svg",

@@ -105,10 +105,7 @@ impl Topple {
             "animationType": "entityFade",
         });
         // The board's lines, where GamesmanUni bundles a grid of its size.
-        if let Some(grid) = (rows == cols)
-            .then(|| topitop_game_api::bundled_grid(u32::from(rows)))
-            .flatten()
-        {
+        if let Some(grid) = topitop_game_api::bundled_grid(u32::from(cols), u32::from(rows)) {
             theme["background"] = grid.into();
         }
         json!({ "defaultTheme": "stacks", "themes": { "stacks": theme } })

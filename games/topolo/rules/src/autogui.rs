@@ -104,10 +104,7 @@ impl Topolo {
             "animationType": "entityFade",
         });
         // The board's lines, where GamesmanUni bundles a grid of its size.
-        if let Some(grid) = (rows == cols)
-            .then(|| topitop_game_api::bundled_grid(rows))
-            .flatten()
-        {
+        if let Some(grid) = topitop_game_api::bundled_grid(cols, rows) {
             theme["background"] = grid.into();
         }
         json!({ "defaultTheme": "pieces", "themes": { "pieces": theme } })
