@@ -331,7 +331,9 @@ async function openAddress() {
     showError(`This server has ${what}; showing ${v.game} ${v.id} instead. It serves: ${games}.`);
     return;
   }
-  if (!exact) return;
+  // A start the server refused: the variant's start is shown with the
+  // reason, and the moves, which were played from that start, are not.
+  if (!exact || (a.start && state.root.position !== a.start)) return;
   // A reload of this tab: the variations studied come back too.
   const restored = await restoreStudy(v, kept);
   if (!a.moves.length) {

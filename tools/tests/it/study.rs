@@ -61,6 +61,15 @@ fn a_study_keeps_its_game_in_the_address_and_its_variations_in_a_tree() {
     let server = Server::start(&dir, "study-tree", &[]);
     let browser = Browser::start(&driver, &dir);
     let page = format!("http://{}/ui/?game=topolo&variant=3x3", server.addr);
+    // A start the server refuses: the variant's start, the reason, and
+    // none of the moves, which were played from the other start.
+    browser.open(&format!("{page}&start=zzz&moves=S5"));
+    let error = browser.wait_for(
+        "the refused start",
+        "const e = document.getElementById('error'); return e.hidden ? null : e.textContent",
+    );
+    assert!(error.as_str().unwrap().contains("zzz"), "{error}");
+    assert_eq!(browser.eval("return state.history"), json!([".../.../..."]));
     browser.open(&page);
     let start = ".../.../...";
     let q0 = query(d, &topolo, start);
