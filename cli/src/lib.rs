@@ -62,6 +62,8 @@ enum Command {
     Stats(cmd::stats::Args),
     /// Compare two databases, or a database with GamesmanClassic's tier files.
     Crosscheck(cmd::crosscheck::Args),
+    /// Rewrite a database of an older format version in today's (smaller) one.
+    Convert(cmd::convert::Args),
     /// Play against the perfect player or another person.
     Play(cmd::play::Args),
     /// A position's symmetry-class representative: the key of its row in a database and its exports.
@@ -113,6 +115,7 @@ impl Command {
                 a.db.db.as_deref().or(a.files.first().map(|f| f.as_path())),
             ),
             Command::Play(a) => (&a.db.rules, a.db.db.as_deref()),
+            Command::Convert(a) => (&a.db.rules, a.db.db.as_deref()),
             Command::Serve(_) => return None,
         })
     }
@@ -128,6 +131,7 @@ impl Command {
             Command::Export(a) => game.export(a),
             Command::Stats(a) => game.stats(a),
             Command::Crosscheck(a) => game.crosscheck(a),
+            Command::Convert(a) => game.convert(a),
             Command::Play(a) => game.play(a),
             Command::Canonical(a) => game.canonical(a),
             Command::Check(a) => game.check(a),

@@ -58,6 +58,12 @@ pub trait Commands {
     /// # Errors
     /// Those of the command.
     fn export(&self, args: cmd::export::Args) -> anyhow::Result<()>;
+    /// `convert` for this game: rewrites a database of an older format
+    /// version in today's.
+    ///
+    /// # Errors
+    /// Those of the command.
+    fn convert(&self, args: cmd::convert::Args) -> anyhow::Result<()>;
     /// `stats` for this game: counts a database's positions by value, remoteness and tier.
     ///
     /// # Errors
@@ -120,6 +126,14 @@ pub trait Format<G: Registered>: 'static {
     /// # Errors
     /// Options the game refuses.
     fn shelf(&self, args: &cmd::serve::Args) -> anyhow::Result<Shelved>;
+    /// `convert` of the game's database at `path`: by default, as a file
+    /// of the shared formats.
+    ///
+    /// # Errors
+    /// A file already current, damaged, or not written.
+    fn convert(&self, path: &Path, args: &cmd::convert::Args) -> anyhow::Result<()> {
+        cmd::convert::run_shared(path, args)
+    }
 }
 
 /// The shared database formats (`db/FORMAT.md`), of every game behind the
@@ -399,9 +413,23 @@ impl<G: Registered, F: Format<G>> Commands for GameCommands<G, F> {
         let (game, db) = self.format.open(&args.db)?;
         cmd::export::run(&game, &db, &cmd::export::Plain, args)
     }
+    fn convert(&self, args: cmd::convert::Args) -> anyhow::Result<()> {
+        let path = match &args.db.db {
+            Some(p) => p.clone(),
+            None => cmd::db_path(&game_of_db::<G>(&args.db)?, &args.db.dir),
+        };
+        self.format.convert(&path, &args)
+    }
     fn stats(&self, args: cmd::stats::Args) -> anyhow::Result<()> {
         if let Some(own) = self.stats {
             return own(args);
+        }
+        if let Some(n) = args.probes {
+            // Room for every block the probes touch, so that the second
+            // pass measures blocks held decoded (memory: the blocks
+            // touched, at most one a probe, and at most 4 GiB).
+            let room = u64::from(n) * 4 * topitop_db::packed::V1_BLOCK_BYTES;
+            topitop_db::packed::set_cache_bytes(room.clamp(topitop_db::packed::DEFAULT_CACHE_BYTES, 4 << 30));
         }
         let (game, db) = self.format.open(&args.db)?;
         cmd::stats::run(&game, &db, &cmd::stats::Plain, args)

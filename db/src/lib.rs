@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod blocks;
+pub mod convert;
 pub mod error;
 pub mod header;
 pub mod packed;

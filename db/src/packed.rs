@@ -1,14 +1,16 @@
 //! Value databases: for a loop-free game whose remoteness the position
 //! itself gives (every game from it lasts as long: Topolo's empty cells),
 //! only each index's value is stored, win, lose or tie, five to a byte
-//! (log₂ 3 ≈ 1.58 bits, in 1.6). The data is cut into blocks, each under
-//! an XXH3 checksum kept in the header. A reader reads a block whole the
-//! first time it needs it, checks it against its checksum and keeps it in
-//! a cache of bounded size ([`DEFAULT_CACHE_BYTES`]), and reads values
-//! from those checked bytes only: a file changed under an open reader
-//! gives an error naming it, never another answer. A probe costs well
-//! under a microsecond once its block is held. The format is in
-//! `db/FORMAT.md` ("Value databases").
+//! (log₂ 3 ≈ 1.58 bits, in 1.6). The packed bytes are cut into blocks of
+//! [`BLOCK_BYTES`], each compressed with zstd on its own and kept under an
+//! XXH3 checksum of its compressed bytes in the header (version 1, still
+//! read, stored blocks of 16 KiB uncompressed). A reader reads a block
+//! whole the first time it needs it, checks it against its checksum,
+//! decompresses it and keeps it in a cache of bounded size
+//! ([`DEFAULT_CACHE_BYTES`]), and reads values from those checked bytes
+//! only: a file changed under an open reader gives an error naming it,
+//! never another answer. The format is in `db/FORMAT.md` ("Value
+//! databases").
 
 use std::fs::File;
 use std::io::Write;
@@ -17,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Mutex, PoisonError};
 
+use rayon::prelude::*;
 use topitop_game_api::{Tiered, Value};
 
 use crate::blocks::{checksum, open_with_header};
@@ -25,14 +28,31 @@ use crate::header::{unseal, Envelope, HeaderWriter};
 
 /// The magic number of a value database.
 pub const MAGIC: [u8; 8] = *b"TOPIVALS";
-/// The format version this code writes and reads.
-pub const VERSION: u16 = 1;
+/// The format version this code writes.
+pub const VERSION: u16 = 2;
+/// The versions this code reads: 1 stored its blocks uncompressed.
+pub const KNOWN: [u16; 2] = [1, VERSION];
 /// Values per byte.
 pub const PER_BYTE: u64 = 5;
-/// Bytes of data per checksummed block (the last may be shorter).
-pub const BLOCK_BYTES: u64 = 1 << 14;
+/// Packed bytes a block holds before compression (the last may hold
+/// fewer): 20,480 values, which decompress in a few microseconds, the
+/// price of a probe's first touch of its block (docs/benchmarks.md).
+pub const BLOCK_BYTES: u64 = 1 << 11;
+/// Packed bytes of a block of version 1, stored as they are.
+pub const V1_BLOCK_BYTES: u64 = 1 << 14;
+/// The zstd level [`write_packed`] compresses at unless told otherwise.
+pub const DEFAULT_LEVEL: i32 = 3;
 /// The largest header a reader accepts.
 const MAX_HEADER: u64 = 256 << 20;
+
+/// Packed bytes a block of `version` holds.
+pub fn block_bytes(version: u16) -> u64 {
+    if version == 1 {
+        V1_BLOCK_BYTES
+    } else {
+        BLOCK_BYTES
+    }
+}
 
 /// One tier of a value database.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,9 +100,23 @@ impl PackedTier {
     }
 }
 
+/// Where one block's bytes are in the file and what vouches for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredBlock {
+    /// Its bytes in the file: compressed (version 2), or the packed bytes
+    /// themselves (version 1).
+    pub len: u32,
+    /// XXH3-64 of those bytes.
+    pub checksum: u64,
+}
+
 /// What a value database holds, besides the values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackedHeader {
+    /// The format version the file is in: [`VERSION`] for a file to
+    /// write (1 writes the old, uncompressed blocks, for tests of old
+    /// files and of `convert`).
+    pub version: u16,
     /// The game's name.
     pub game: String,
     /// The variant's id, as the game writes it (e.g. `3x3`): a reader
@@ -96,8 +130,8 @@ pub struct PackedHeader {
     pub max_remoteness: u16,
     /// The tiers, in the order their values are stored.
     pub tiers: Vec<PackedTier>,
-    /// Each data block's XXH3 checksum.
-    pub blocks: Vec<u64>,
+    /// Each block's stored length and checksum (filled in by the writer).
+    pub blocks: Vec<StoredBlock>,
 }
 
 impl PackedHeader {
@@ -112,9 +146,24 @@ impl PackedHeader {
         c
     }
 
-    /// Bytes of data: every tier's values.
+    /// Bytes of packed values: every tier's.
     pub fn data_len(&self) -> u64 {
         self.tiers.iter().map(PackedTier::bytes).sum()
+    }
+
+    /// Bytes the blocks take in the file.
+    pub fn stored_len(&self) -> u64 {
+        self.blocks.iter().map(|b| u64::from(b.len)).sum()
+    }
+
+    /// Packed bytes a block holds.
+    pub fn block_bytes(&self) -> u64 {
+        block_bytes(self.version)
+    }
+
+    /// Number of blocks the packed values make.
+    pub fn block_count(&self) -> usize {
+        self.data_len().div_ceil(self.block_bytes()) as usize
     }
 
     /// The header's bytes: magic, version, length, fields, checksum
@@ -123,7 +172,7 @@ impl PackedHeader {
         let mut f = HeaderWriter::new();
         f.str8(&self.game).str8(&self.variant).str8(&self.program);
         f.u8(u8::from(self.symmetric)).u16(self.max_remoteness);
-        f.u32(BLOCK_BYTES as u32).u32(self.tiers.len() as u32);
+        f.u32(self.block_bytes() as u32).u32(self.tiers.len() as u32);
         for t in &self.tiers {
             f.str16(&t.name).u64(t.size);
             for c in t.counts {
@@ -132,10 +181,13 @@ impl PackedHeader {
             f.u64(t.positions);
         }
         f.u32(self.blocks.len() as u32);
-        for &b in &self.blocks {
-            f.u64(b);
+        for b in &self.blocks {
+            if self.version != 1 {
+                f.u32(b.len);
+            }
+            f.u64(b.checksum);
         }
-        f.seal(MAGIC, VERSION)
+        f.seal(MAGIC, self.version)
     }
 
     /// Decodes and checks the header at the start of `file` (which may be
@@ -150,19 +202,23 @@ impl PackedHeader {
             &Envelope {
                 magic: MAGIC,
                 format: "value database format",
-                known: &[VERSION],
+                known: &KNOWN,
                 max_body: MAX_HEADER,
             },
         )?;
+        let version = u.version;
         let f = &mut u.fields;
         let (game, variant, program) = (f.str8()?, f.str8()?, f.str8()?);
         let symmetric = f.u8()? != 0;
         let max_remoteness = f.u16()?;
         let block = u64::from(f.u32()?);
-        if block != BLOCK_BYTES {
+        if block != block_bytes(version) {
             return Err(DbError::corrupt(
                 "header",
-                format!("blocks of {block} bytes (this reader knows {BLOCK_BYTES})"),
+                format!(
+                    "blocks of {block} bytes (version {version} has {})",
+                    block_bytes(version)
+                ),
             ));
         }
         let mut tiers = Vec::new();
@@ -178,9 +234,37 @@ impl PackedHeader {
             tier.check()?;
             tiers.push(tier);
         }
-        let blocks = (0..f.u32()?).map(|_| f.u64()).collect::<Result<_, _>>()?;
+        let data = tiers
+            .iter()
+            .try_fold(0u64, |a, t| a.checked_add(t.bytes()))
+            .ok_or_else(|| DbError::corrupt("header", "its tiers' sizes overflow"))?;
+        let count = u64::from(f.u32()?);
+        if data.div_ceil(block) != count {
+            return Err(DbError::corrupt(
+                "header",
+                format!("{count} blocks for {data} bytes of values"),
+            ));
+        }
+        let mut blocks = Vec::with_capacity(count as usize);
+        for b in 0..count {
+            let raw = block.min(data - b * block);
+            let len = if version == 1 { raw as u32 } else { f.u32()? };
+            // zstd never needs more than this for a frame of `raw` bytes;
+            // a length past it is damage, refused before any read.
+            if len == 0 || u64::from(len) > raw + raw / 128 + 64 {
+                return Err(DbError::corrupt(
+                    "header",
+                    format!("block {b} of {len} bytes, for {raw} bytes of values"),
+                ));
+            }
+            blocks.push(StoredBlock {
+                len,
+                checksum: f.u64()?,
+            });
+        }
         f.finish()?;
-        let h = PackedHeader {
+        Ok(PackedHeader {
+            version,
             game,
             variant,
             program,
@@ -188,19 +272,7 @@ impl PackedHeader {
             max_remoteness,
             tiers,
             blocks,
-        };
-        let data = h
-            .tiers
-            .iter()
-            .try_fold(0u64, |a, t| a.checked_add(t.bytes()))
-            .ok_or_else(|| DbError::corrupt("header", "its tiers' sizes overflow"))?;
-        if data.div_ceil(BLOCK_BYTES) != h.blocks.len() as u64 {
-            return Err(DbError::corrupt(
-                "header",
-                format!("{} block checksums for {data} bytes of values", h.blocks.len()),
-            ));
-        }
-        Ok(h)
+        })
     }
 
     /// Bytes of the encoded header, its checksum included.
@@ -282,32 +354,61 @@ pub fn digit(byte: u8, k: u64) -> Option<u8> {
     (byte < 243).then(|| byte / 3u8.pow(k as u32) % 3)
 }
 
+/// The blocks `raw` makes (whole blocks of `version`, the last perhaps
+/// short), each as stored, compressed at `level` on all cores for
+/// version 2, with its entry.
+fn seal_blocks(raw: &[u8], version: u16, level: i32) -> std::io::Result<Vec<(StoredBlock, Vec<u8>)>> {
+    raw.par_chunks(block_bytes(version) as usize)
+        .map(|chunk| {
+            let stored = if version == 1 {
+                chunk.to_vec()
+            } else {
+                crate::zstd_ctx::compress(chunk, level)?
+            };
+            let entry = StoredBlock {
+                len: stored.len() as u32,
+                checksum: checksum(&stored),
+            };
+            Ok((entry, stored))
+        })
+        .collect()
+}
+
 /// Writes a value database to `path` atomically (a temporary beside it,
-/// synced, renamed): `header` without its block checksums (computed here)
-/// and `data`, every tier's packed values in order.
+/// synced, renamed): `header` without its blocks (made here, compressed
+/// at [`DEFAULT_LEVEL`]) and `data`, every tier's packed values in order.
 ///
 /// # Errors
 /// `data` does not match the tiers, or an I/O error naming the file.
-pub fn write_packed(path: &Path, mut header: PackedHeader, data: &[u8]) -> Result<PackedHeader, DbError> {
+pub fn write_packed(path: &Path, header: PackedHeader, data: &[u8]) -> Result<PackedHeader, DbError> {
+    write_packed_with(path, header, data, DEFAULT_LEVEL)
+}
+
+/// [`write_packed`] at zstd level `level`.
+///
+/// # Errors
+/// As [`write_packed`].
+pub fn write_packed_with(
+    path: &Path,
+    header: PackedHeader,
+    data: &[u8],
+    level: i32,
+) -> Result<PackedHeader, DbError> {
     if data.len() as u64 != header.data_len() {
         return Err(DbError::corrupt(
             "values",
             format!("{} bytes for tiers of {} bytes", data.len(), header.data_len()),
         ));
     }
-    header.blocks = data.chunks(BLOCK_BYTES as usize).map(checksum).collect();
-    crate::temps::write_atomically(path, |out| {
-        out.write_all(&header.encode())?;
-        out.write_all(data)
-    })?;
-    Ok(header)
+    write_packed_streamed(path, header, level, |sink| sink(data))
 }
 
 /// [`write_packed`] for values made a piece at a time, never all in
 /// memory: `fill` gives every tier's packed bytes, in order, to the sink
 /// it is handed (pieces of any length), and the file's blocks are
-/// checksummed as they pass. The header (`header`, but for its block
-/// checksums) goes in place once the data is written.
+/// compressed (at `level`) and checksummed as they pass, a megabyte at a
+/// time on all cores. The header (`header`, but for its blocks) goes in
+/// place once the data is written.
 ///
 /// # Errors
 /// The file cannot be written, `fill` fails, or it gives another number
@@ -315,35 +416,43 @@ pub fn write_packed(path: &Path, mut header: PackedHeader, data: &[u8]) -> Resul
 pub fn write_packed_streamed(
     path: &Path,
     mut header: PackedHeader,
+    level: i32,
     fill: impl FnOnce(&mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()>,
 ) -> Result<PackedHeader, DbError> {
     use std::io::{Seek, SeekFrom};
     let data_len = header.data_len();
-    header.blocks = vec![0; data_len.div_ceil(BLOCK_BYTES) as usize];
+    let (version, block) = (header.version, header.block_bytes() as usize);
+    let placeholder = StoredBlock { len: 0, checksum: 0 };
+    header.blocks = vec![placeholder; header.block_count()];
     let head_len = header.encode().len();
     let mut blocks = Vec::with_capacity(header.blocks.len());
     let mut written = 0u64;
+    // Whole blocks gathered before they are compressed side by side.
+    let batch = block * 256;
     crate::temps::write_atomically(path, |out| {
         out.write_all(&vec![0u8; head_len])?;
-        let mut block = Vec::with_capacity(BLOCK_BYTES as usize);
+        let mut pending = Vec::with_capacity(batch);
+        let mut flush = |pending: &mut Vec<u8>, out: &mut std::io::BufWriter<File>| {
+            for (entry, stored) in seal_blocks(pending, version, level)? {
+                blocks.push(entry);
+                out.write_all(&stored)?;
+            }
+            pending.clear();
+            Ok::<(), std::io::Error>(())
+        };
         fill(&mut |mut bytes: &[u8]| {
             written += bytes.len() as u64;
             while !bytes.is_empty() {
-                let n = bytes.len().min(BLOCK_BYTES as usize - block.len());
-                block.extend_from_slice(&bytes[..n]);
+                let n = bytes.len().min(batch - pending.len());
+                pending.extend_from_slice(&bytes[..n]);
                 bytes = &bytes[n..];
-                if block.len() == BLOCK_BYTES as usize {
-                    blocks.push(checksum(&block));
-                    out.write_all(&block)?;
-                    block.clear();
+                if pending.len() == batch {
+                    flush(&mut pending, out)?;
                 }
             }
             Ok(())
         })?;
-        if !block.is_empty() {
-            blocks.push(checksum(&block));
-            out.write_all(&block)?;
-        }
+        flush(&mut pending, out)?;
         if written != data_len {
             return Err(std::io::Error::other(format!(
                 "{written} bytes of values for tiers of {data_len} bytes"
@@ -353,7 +462,7 @@ pub fn write_packed_streamed(
         let head = header.encode();
         if head.len() != head_len {
             return Err(std::io::Error::other(
-                "the header changed length as its checksums were filled in",
+                "the header changed length as its blocks were filled in",
             ));
         }
         out.flush()?;
@@ -372,31 +481,54 @@ pub fn tier_order<G: Tiered>(game: &G) -> Vec<G::Tier> {
     game.tiers()
 }
 
-/// Bytes of checked blocks a [`PackedDb`] keeps by default: 4,096 blocks,
-/// the whole of a database of up to 335 M values.
+/// Bytes of checked blocks a [`PackedDb`] keeps by default: 32,768
+/// blocks of version 2 (4,096 of version 1), the whole of a database of
+/// up to 335 M values.
 pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 
-/// One slot of the cache: the block it holds and that block's bytes, as
-/// read and checked.
-type Slot = Mutex<Option<(u64, Box<[u8]>)>>;
+/// The cache [`PackedDb::open`] gives a reader: [`DEFAULT_CACHE_BYTES`]
+/// unless [`set_cache_bytes`] said otherwise.
+static CACHE_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(DEFAULT_CACHE_BYTES);
+
+/// Sets the bytes of checked blocks every [`PackedDb::open`] from now on
+/// keeps (a command that probes many positions, or a server with memory
+/// to spare, holds more of a large database decoded).
+pub fn set_cache_bytes(bytes: u64) {
+    CACHE_BYTES.store(bytes, Ordering::Relaxed);
+}
+
+/// Blocks one set of the cache holds: a block can only be in the set of
+/// its number modulo the sets, and the set keeps the blocks it held
+/// last. Four ways keep nearly every block of a working set the cache
+/// has room for (a direct-mapped cache loses a fifth of them to
+/// collisions at a quarter full).
+const WAYS: usize = 4;
+
+/// One set of the cache: up to [`WAYS`] blocks with their packed bytes,
+/// as read, checked and decompressed, the one used last at the end.
+type Set = Mutex<Vec<(u64, Box<[u8]>)>>;
 
 /// An open value database: the header read and checked on opening, each
-/// block read whole and checked against its checksum when first needed,
-/// and every value read from checked bytes.
+/// block read whole, checked against its checksum and decompressed when
+/// first needed, and every value read from checked bytes.
 pub struct PackedDb {
     path: PathBuf,
     file: File,
     header: PackedHeader,
-    /// Where the data starts in the file.
-    data_start: u64,
-    /// Each tier's first byte in the data.
+    /// Where each block starts in the file, and past the last, where the
+    /// file ends.
+    starts: Vec<u64>,
+    /// Each tier's first byte in the packed values.
     offsets: Vec<u64>,
+    /// Bytes of packed values (the header's sum over its tiers, kept: a
+    /// probe needs it, and a large game has thousands of tiers).
+    data_len: u64,
     by_name: std::collections::HashMap<String, usize>,
-    /// Checked blocks, direct-mapped: block `b` can only be in slot
-    /// `b % slots.len()`, so the cache never holds more than its slots and
-    /// finding a block costs one lock. Each slot's lock is held while its
-    /// block loads, so a block is never read twice at once.
-    cache: Vec<Slot>,
+    /// Checked blocks, [`WAYS`]-way set-associative: block `b` can only
+    /// be in set `b % cache.len()`, so the cache never holds more than its
+    /// sets' ways and finding a block costs one lock. Each set's lock is
+    /// held while its block loads, so a block is never read twice at once.
+    cache: Vec<Set>,
 }
 
 impl PackedDb {
@@ -408,7 +540,7 @@ impl PackedDb {
     /// The file cannot be read or is not a valid value database; the error
     /// names the file.
     pub fn open(path: impl AsRef<Path>) -> Result<PackedDb, DbError> {
-        PackedDb::open_with_cache(path, DEFAULT_CACHE_BYTES)
+        PackedDb::open_with_cache(path, CACHE_BYTES.load(Ordering::Relaxed))
     }
 
     /// [`PackedDb::open`], keeping at most `cache_bytes` of checked blocks
@@ -420,12 +552,16 @@ impl PackedDb {
         let path = path.as_ref();
         let (file, len, head) = open_with_header(path, MAGIC, MAX_HEADER)?;
         let header = PackedHeader::decode(&head).map_err(|e| e.in_file(path))?;
-        let data_start = header.encoded_len();
-        let expected = data_start + header.data_len();
-        if expected != len {
+        let mut starts = Vec::with_capacity(header.blocks.len() + 1);
+        let mut at = header.encoded_len();
+        for b in &header.blocks {
+            starts.push(at);
+            at += u64::from(b.len);
+        }
+        starts.push(at);
+        if at != len {
             return Err(
-                DbError::corrupt("file", format!("{len} bytes, but its header gives {expected}"))
-                    .in_file(path),
+                DbError::corrupt("file", format!("{len} bytes, but its header gives {at}")).in_file(path),
             );
         }
         let mut offsets = Vec::with_capacity(header.tiers.len());
@@ -443,14 +579,17 @@ impl PackedDb {
         if by_name.len() != header.tiers.len() {
             return Err(DbError::corrupt("header", "a tier name repeats").in_file(path));
         }
-        let slots = (cache_bytes / BLOCK_BYTES).clamp(1, header.blocks.len().max(1) as u64);
-        let cache = (0..slots).map(|_| Mutex::new(None)).collect();
+        let blocks = (cache_bytes / header.block_bytes()).clamp(1, header.blocks.len().max(1) as u64);
+        let cache = (0..blocks.div_ceil(WAYS as u64))
+            .map(|_| Mutex::new(Vec::with_capacity(WAYS)))
+            .collect();
         Ok(PackedDb {
             path: path.to_path_buf(),
             file,
             header,
-            data_start,
+            starts,
             offsets,
+            data_len: at,
             by_name,
             cache,
         })
@@ -468,7 +607,7 @@ impl PackedDb {
 
     /// Bytes of the file.
     pub fn file_len(&self) -> u64 {
-        self.data_start + self.header.data_len()
+        *self.starts.last().expect("one start past the last block")
     }
 
     /// The tier named `name`, by its place in the header.
@@ -476,22 +615,48 @@ impl PackedDb {
         self.by_name.get(name).copied()
     }
 
-    /// Bytes of data of block `b`.
+    /// Packed bytes of block `b`.
     fn block_len(&self, b: u64) -> u64 {
-        BLOCK_BYTES.min(self.header.data_len() - b * BLOCK_BYTES)
+        let k = self.header.block_bytes();
+        k.min(self.data_len - b * k)
     }
 
-    /// Reads blocks `blocks` from the file into one buffer and checks each
-    /// against the header's checksum: the only way data enters a reader.
+    /// Reads blocks `blocks` from the file, checks each against the
+    /// header's checksum and decompresses it to its packed bytes, all in
+    /// one buffer: with [`PackedDb::fill_block`], the only way data enters
+    /// a reader.
     fn read_blocks(&self, blocks: std::ops::Range<u64>) -> Result<Vec<u8>, DbError> {
+        let stored = self.read_stored(blocks.clone())?;
+        if self.header.version == 1 {
+            self.check_stored(blocks, &stored)?;
+            return Ok(stored);
+        }
+        let mut out = vec![0u8; blocks.clone().map(|b| self.block_len(b) as usize).sum()];
+        let (mut at, mut to) = (0, 0);
+        for b in blocks {
+            let len = self.header.blocks[b as usize].len as usize;
+            let chunk = &stored[at..at + len];
+            at += len;
+            self.check_stored(b..b + 1, chunk)?;
+            let want = self.block_len(b) as usize;
+            self.decompress(b, chunk, &mut out[to..to + want])?;
+            to += want;
+        }
+        Ok(out)
+    }
+
+    /// The stored bytes of blocks `blocks`, as the file holds them now.
+    fn read_stored(&self, blocks: std::ops::Range<u64>) -> Result<Vec<u8>, DbError> {
         if blocks.is_empty() {
             return Ok(Vec::new());
         }
-        let start = blocks.start * BLOCK_BYTES;
-        let end = (blocks.end - 1) * BLOCK_BYTES + self.block_len(blocks.end - 1);
-        let mut bytes = vec![0u8; (end - start) as usize];
+        let (first, end) = (
+            self.starts[blocks.start as usize],
+            self.starts[blocks.end as usize],
+        );
+        let mut stored = vec![0u8; (end - first) as usize];
         self.file
-            .read_exact_at(&mut bytes, self.data_start + start)
+            .read_exact_at(&mut stored, first)
             .map_err(|source| match source.kind() {
                 // The length was checked on opening: the file has been cut
                 // short since.
@@ -508,50 +673,102 @@ impl PackedDb {
                     source,
                 },
             })?;
-        for (b, chunk) in blocks.zip(bytes.chunks(BLOCK_BYTES as usize)) {
-            let stored = self.header.blocks[b as usize];
+        Ok(stored)
+    }
+
+    /// Checks the stored bytes of `blocks`, one after another in `stored`,
+    /// against their checksums.
+    fn check_stored(&self, blocks: std::ops::Range<u64>, stored: &[u8]) -> Result<(), DbError> {
+        let mut at = 0;
+        for b in blocks {
+            let entry = self.header.blocks[b as usize];
+            let chunk = &stored[at..at + entry.len as usize];
+            at += entry.len as usize;
             let computed = checksum(chunk);
-            if computed != stored {
+            if computed != entry.checksum {
                 return Err(DbError::Checksum {
                     what: format!("value block {b} (damaged, or changed in place while open)"),
-                    stored,
+                    stored: entry.checksum,
                     computed,
                 }
                 .in_file(&self.path));
             }
         }
-        Ok(bytes)
+        Ok(())
     }
 
-    /// The data byte at `at`, from its block in the cache (read and
+    /// The packed byte at `at`, from its block in the cache (read and
     /// checked first if it is not there).
     fn byte(&self, at: u64) -> Result<u8, DbError> {
-        let b = at / BLOCK_BYTES;
-        let within = (at % BLOCK_BYTES) as usize;
-        let slot = &self.cache[(b % self.cache.len() as u64) as usize];
-        let mut held = slot.lock().unwrap_or_else(PoisonError::into_inner);
-        match held.as_ref() {
-            Some((k, bytes)) if *k == b => Ok(bytes[within]),
-            _ => {
-                let bytes = self.read_blocks(b..b + 1)?.into_boxed_slice();
-                let byte = bytes[within];
-                *held = Some((b, bytes));
-                Ok(byte)
-            }
+        let k = self.header.block_bytes();
+        let b = at / k;
+        let within = (at % k) as usize;
+        let set = &self.cache[(b % self.cache.len() as u64) as usize];
+        let mut held = set.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(k) = held.iter().position(|(n, _)| *n == b) {
+            let hit = held.remove(k);
+            let byte = hit.1[within];
+            held.push(hit);
+            return Ok(byte);
         }
+        // The block used longest ago makes room, and lends its memory.
+        let len = self.block_len(b) as usize;
+        let mut bytes = match held.len() {
+            WAYS => held.remove(0).1,
+            _ => Box::default(),
+        };
+        if bytes.len() != len {
+            bytes = vec![0u8; len].into_boxed_slice();
+        }
+        self.fill_block(b, &mut bytes)?;
+        let byte = bytes[within];
+        held.push((b, bytes));
+        Ok(byte)
     }
 
-    /// The `len` data bytes from `at`, every block they touch read and
+    /// Reads block `b`, checks it and decompresses it into `out`, which
+    /// holds exactly its packed bytes.
+    fn fill_block(&self, b: u64, out: &mut [u8]) -> Result<(), DbError> {
+        if self.header.version == 1 {
+            out.copy_from_slice(&self.read_blocks(b..b + 1)?);
+            return Ok(());
+        }
+        let stored = self.read_stored(b..b + 1)?;
+        self.check_stored(b..b + 1, &stored)?;
+        self.decompress(b, &stored, out)
+    }
+
+    /// Decompresses block `b`'s checked bytes `stored` into `out`, which
+    /// must be exactly its packed bytes long.
+    fn decompress(&self, b: u64, stored: &[u8], out: &mut [u8]) -> Result<(), DbError> {
+        let want = out.len();
+        // A frame holding more than the block overflows `out` and fails.
+        let got = crate::zstd_ctx::decompress_into(stored, out).map_err(|e| {
+            DbError::corrupt(format!("value block {b}"), format!("it does not decompress: {e}"))
+                .in_file(&self.path)
+        })?;
+        if got != want {
+            return Err(DbError::corrupt(
+                format!("value block {b}"),
+                format!("it decompresses to {got} bytes, not {want}"),
+            )
+            .in_file(&self.path));
+        }
+        Ok(())
+    }
+
+    /// The `len` packed bytes from `at`, every block they touch read and
     /// checked (and not kept: a whole tier would evict every probe's
     /// block).
     fn read(&self, at: u64, len: u64) -> Result<Vec<u8>, DbError> {
         if len == 0 {
             return Ok(Vec::new());
         }
-        let first = at / BLOCK_BYTES;
-        let last = (at + len - 1) / BLOCK_BYTES;
+        let k = self.header.block_bytes();
+        let first = at / k;
+        let last = (at + len - 1) / k;
         let bytes = self.read_blocks(first..last + 1)?;
-        let from = (at - first * BLOCK_BYTES) as usize;
+        let from = (at - first * k) as usize;
         Ok(bytes[from..from + len as usize].to_vec())
     }
 
@@ -662,12 +879,15 @@ impl PackedDb {
         self.read(self.offsets[t], self.header.tiers[t].bytes())
     }
 
-    /// Checks every block's checksum, calling `progress(done, total)` now
+    /// Checks every block's checksum (and that it decompresses to its
+    /// length), calling `progress(done, total)` now
     /// and then.
     ///
     /// # Errors
     /// The first damaged block.
     pub fn verify_blocks(&self, progress: impl Fn(usize, usize) + Sync) -> Result<(), DbError> {
+        // Reading a block checks its checksum and, from version 2 on, that
+        // it decompresses to exactly its packed bytes.
         let total = self.header.blocks.len();
         let done = std::sync::atomic::AtomicUsize::new(0);
         topitop_par::try_each(total, |b| {
@@ -695,6 +915,7 @@ mod tests {
             tiers.push(pack_tier(format!("t{k}"), &trits, size * 2, &mut data));
         }
         let header = PackedHeader {
+            version: VERSION,
             game: "g".into(),
             variant: "v".into(),
             program: "test".into(),
@@ -708,10 +929,26 @@ mod tests {
 
     #[test]
     fn values_read_back_and_damage_is_caught() {
+        // Today's version, and the old one, still read.
+        for version in KNOWN {
+            values_read_back_and_damage_is_caught_in(version);
+        }
+    }
+
+    fn values_read_back_and_damage_is_caught_in(version: u16) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let (header, data) = sample();
+        let (mut header, data) = sample();
+        header.version = version;
         let written = write_packed(&path, header, &data).unwrap();
+        assert_eq!(written.version, version);
+        if version != 1 {
+            assert!(
+                written.stored_len() < data.len() as u64 / 3,
+                "{}",
+                written.stored_len()
+            );
+        }
         let db = PackedDb::open(&path).unwrap();
         assert_eq!(db.header(), &written);
         for (k, t) in written.tiers.iter().enumerate() {

@@ -360,6 +360,7 @@ mod chunk_tests {
             tiers.push(pack_tier(format!("t{k}"), &trits, size, &mut data));
         }
         let header = PackedHeader {
+            version: crate::packed::VERSION,
             game: "g".into(),
             variant: "v".into(),
             program: "test".into(),

@@ -18,10 +18,16 @@ use crate::blocks::{checksum, open_with_header, BlockEntry};
 use crate::error::DbError;
 use crate::header::{unseal, Envelope, HeaderWriter};
 
+/// The zstd level `solve` writes records at unless told otherwise.
+pub const DEFAULT_LEVEL: i32 = 9;
+
 /// The magic number of a tiered game database.
 pub const MAGIC: [u8; 8] = *b"TOPIGAME";
-/// The format version this code writes and reads.
-pub const VERSION: u16 = 1;
+/// The format version this code writes: each tier's records as symbols
+/// of a codebook of its own.
+pub const VERSION: u16 = 2;
+/// The versions this code reads: 1 stored every record in 16 bits.
+pub const KNOWN: [u16; 2] = [1, VERSION];
 /// Records per block (the last block of a tier may hold fewer).
 pub const BLOCK_RECORDS: u64 = 1 << 16;
 /// The largest header a reader accepts.
@@ -30,6 +36,8 @@ const MAX_HEADER: u64 = 64 << 20;
 /// What a tiered database holds, besides the records.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TieredHeader {
+    /// The format version the file is in.
+    pub version: u16,
     /// The game's name, e.g. `topolo`.
     pub game: String,
     /// The variant, e.g. `3x4` or `3x4_size-only`.
@@ -53,8 +61,23 @@ pub struct TierEntry {
     pub name: String,
     /// Its number of indices.
     pub size: u64,
+    /// Its codebook: the records its symbols stand for, symbol 0 first
+    /// (version 2; empty in version 1, whose blocks hold the records).
+    pub codebook: Vec<u16>,
     /// Its blocks, [`BLOCK_RECORDS`] records each (the last may hold fewer).
     pub blocks: Vec<BlockEntry>,
+}
+
+impl TierEntry {
+    /// Bytes a record takes in a decompressed block: 2 in version 1; from
+    /// version 2, 1 when the codebook has at most 256 records, else 2.
+    pub fn width(&self) -> u64 {
+        if self.codebook.is_empty() || self.codebook.len() > 256 {
+            2
+        } else {
+            1
+        }
+    }
 }
 
 impl TieredHeader {
@@ -69,12 +92,19 @@ impl TieredHeader {
         }
         f.u16(self.max_remoteness).u32(self.tiers.len() as u32);
         for t in &self.tiers {
-            f.str16(&t.name).u64(t.size).u32(t.blocks.len() as u32);
+            f.str16(&t.name).u64(t.size);
+            if self.version >= 2 {
+                f.u16(t.codebook.len() as u16);
+                for &r in &t.codebook {
+                    f.u16(r);
+                }
+            }
+            f.u32(t.blocks.len() as u32);
             for e in &t.blocks {
                 f.entry(e);
             }
         }
-        f.seal(MAGIC, VERSION)
+        f.seal(MAGIC, self.version)
     }
 
     /// Bytes of the encoded header, its checksum included.
@@ -94,10 +124,11 @@ impl TieredHeader {
             &Envelope {
                 magic: MAGIC,
                 format: "tiered game database format",
-                known: &[VERSION],
+                known: &KNOWN,
                 max_body: MAX_HEADER,
             },
         )?;
+        let version = u.version;
         let f = &mut u.fields;
         let (game, variant, program) = (f.str8()?, f.str8()?, f.str8()?);
         let symmetric = f.u8()? != 0;
@@ -106,11 +137,22 @@ impl TieredHeader {
         let mut tiers = Vec::new();
         for _ in 0..f.u32()? {
             let (name, size) = (f.str16()?, f.u64()?);
+            let codebook = if version >= 2 {
+                (0..f.u16()?).map(|_| f.u16()).collect::<Result<_, _>>()?
+            } else {
+                Vec::new()
+            };
             let blocks = (0..f.u32()?).map(|_| f.entry()).collect::<Result<_, _>>()?;
-            tiers.push(TierEntry { name, size, blocks });
+            tiers.push(TierEntry {
+                name,
+                size,
+                codebook,
+                blocks,
+            });
         }
         f.finish()?;
         let header = TieredHeader {
+            version,
             game,
             variant,
             program,
@@ -159,9 +201,12 @@ impl TieredHeader {
                     ),
                 );
             }
+            if self.version >= 2 {
+                check_codebook(t)?;
+            }
             for (k, e) in t.blocks.iter().enumerate() {
                 let records = (t.size - k as u64 * BLOCK_RECORDS).min(BLOCK_RECORDS);
-                if e.offset != next || e.compressed == 0 || u64::from(e.raw) != 2 * records {
+                if e.offset != next || e.compressed == 0 || u64::from(e.raw) != t.width() * records {
                     return bad(
                         "block table",
                         format!("tier {} block {k} is out of place or of the wrong size", t.name),
@@ -197,6 +242,45 @@ impl TieredHeader {
         }
         Ok(())
     }
+}
+
+/// A tier's codebook holds records only, each once, and some when the
+/// tier has indices.
+fn check_codebook(t: &TierEntry) -> Result<(), DbError> {
+    let mut seen = std::collections::HashSet::new();
+    for &r in &t.codebook {
+        if Record::from_bits(r).is_none() || !seen.insert(r) {
+            return Err(DbError::corrupt(
+                "header",
+                format!("tier {}'s codebook holds {r:#06x} twice or as no record", t.name),
+            ));
+        }
+    }
+    if t.codebook.is_empty() != (t.size == 0) {
+        return Err(DbError::corrupt(
+            "header",
+            format!(
+                "tier {} of {} indices has {} records in its codebook",
+                t.name,
+                t.size,
+                t.codebook.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The codebook of `records`: each distinct record once, the most common
+/// first (ties by record), so that the symbols zstd sees are small where
+/// they are frequent.
+fn codebook_of(records: &[Record]) -> Vec<u16> {
+    let mut counts = vec![0u64; 1 << 16];
+    for r in records {
+        counts[usize::from(r.bits())] += 1;
+    }
+    let mut book: Vec<u16> = (0..=u16::MAX).filter(|&r| counts[usize::from(r)] > 0).collect();
+    book.sort_by_key(|&r| (std::cmp::Reverse(counts[usize::from(r)]), r));
+    book
 }
 
 /// The order in which a tiered database stores `game`'s tiers: ascending
@@ -258,8 +342,27 @@ pub fn write_tiered(
     meta: &TieredMeta<'_>,
     tiers: &[(String, &[Record])],
 ) -> Result<(TieredHeader, u64), DbError> {
+    write_tiered_in(path, meta, tiers, VERSION)
+}
+
+/// [`write_tiered`] in format `version`: 1 writes the old 16-bit blocks,
+/// for tests of old files and of `convert`.
+///
+/// # Errors
+/// As [`write_tiered`].
+pub fn write_tiered_in(
+    path: &Path,
+    meta: &TieredMeta<'_>,
+    tiers: &[(String, &[Record])],
+    version: u16,
+) -> Result<(TieredHeader, u64), DbError> {
     let names: Vec<String> = tiers.iter().map(|(n, _)| n.clone()).collect();
-    write_tiered_from(path, meta, &names, |i| Ok(Cow::Borrowed(tiers[i].1)))
+    let body = topitop_files::temps::Temp::beside(path);
+    let written = write_with_body(path, body.path(), meta, &names, version, |i| {
+        Ok(Cow::Borrowed(tiers[i].1))
+    });
+    let _ = std::fs::remove_file(body.path());
+    written
 }
 
 /// [`write_tiered`] with each tier's records asked of `load` (by position
@@ -279,7 +382,7 @@ pub fn write_tiered_from<'r>(
     load: impl FnMut(usize) -> Result<Cow<'r, [Record]>, DbError>,
 ) -> Result<(TieredHeader, u64), DbError> {
     let body = topitop_files::temps::Temp::beside(path);
-    let written = write_with_body(path, body.path(), meta, names, load);
+    let written = write_with_body(path, body.path(), meta, names, VERSION, load);
     let _ = std::fs::remove_file(body.path());
     written
 }
@@ -290,6 +393,7 @@ fn write_with_body<'r>(
     body: &Path,
     meta: &TieredMeta<'_>,
     names: &[String],
+    version: u16,
     mut load: impl FnMut(usize) -> Result<Cow<'r, [Record]>, DbError>,
 ) -> Result<(TieredHeader, u64), DbError> {
     let io = |source| DbError::Io {
@@ -316,9 +420,33 @@ fn write_with_body<'r>(
                 }
             }
         }
+        let codebook = if version >= 2 {
+            codebook_of(&records)
+        } else {
+            Vec::new()
+        };
+        let mut symbol_of = vec![0u16; if codebook.is_empty() { 0 } else { 1 << 16 }];
+        for (s, &r) in codebook.iter().enumerate() {
+            symbol_of[usize::from(r)] = s as u16;
+        }
+        let width = if codebook.is_empty() || codebook.len() > 256 {
+            2
+        } else {
+            1
+        };
         let blocks = topitop_par::try_map_ranges(records.len(), BLOCK_RECORDS as usize, |range| {
             let chunk = &records[range];
-            let raw: Vec<u8> = chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect();
+            let raw: Vec<u8> = match (codebook.is_empty(), width) {
+                (true, _) => chunk.iter().flat_map(|r| r.bits().to_le_bytes()).collect(),
+                (false, 1) => chunk
+                    .iter()
+                    .map(|r| symbol_of[usize::from(r.bits())] as u8)
+                    .collect(),
+                (false, _) => chunk
+                    .iter()
+                    .flat_map(|r| symbol_of[usize::from(r.bits())].to_le_bytes())
+                    .collect(),
+            };
             // zstd makes room for the worst case; a block held until
             // the header is written keeps only its own bytes.
             crate::zstd_ctx::compress(&raw, meta.level)
@@ -331,13 +459,14 @@ fn write_with_body<'r>(
         entries.push(TierEntry {
             name: name.clone(),
             size: records.len() as u64,
+            codebook,
             blocks: blocks
                 .iter()
                 .zip(records.chunks(BLOCK_RECORDS as usize))
                 .map(|(b, chunk)| BlockEntry {
                     offset: 0,
                     compressed: b.len() as u32,
-                    raw: 2 * chunk.len() as u32,
+                    raw: width * chunk.len() as u32,
                     checksum: checksum(b),
                 })
                 .collect(),
@@ -346,6 +475,7 @@ fn write_with_body<'r>(
     }
     let mut body_file = out.into_inner().map_err(|e| io(e.into_error()))?;
     let mut header = TieredHeader {
+        version,
         game: meta.game.to_string(),
         variant: meta.variant.to_string(),
         program: meta.program.chars().take(200).collect(),
@@ -533,14 +663,38 @@ impl TieredDb {
         if raw.len() != e.raw as usize {
             return Err(DbError::corrupt(what(), "decompresses to the wrong length").in_file(&self.path));
         }
-        let records: Vec<u16> = raw
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        if let Some(bad) = records.iter().find(|&&r| Record::from_bits(r).is_none()) {
-            return Err(DbError::corrupt(what(), format!("{bad:#06x} is not a record")).in_file(&self.path));
+        let book = &tier.codebook;
+        if book.is_empty() {
+            let records: Vec<u16> = raw
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            if let Some(bad) = records.iter().find(|&&r| Record::from_bits(r).is_none()) {
+                return Err(
+                    DbError::corrupt(what(), format!("{bad:#06x} is not a record")).in_file(&self.path)
+                );
+            }
+            return Ok(records);
         }
-        Ok(records)
+        let symbols: Vec<usize> = match tier.width() {
+            1 => raw.iter().map(|&s| usize::from(s)).collect(),
+            _ => raw
+                .chunks_exact(2)
+                .map(|c| usize::from(u16::from_le_bytes([c[0], c[1]])))
+                .collect(),
+        };
+        symbols
+            .into_iter()
+            .map(|s| {
+                book.get(s).copied().ok_or_else(|| {
+                    DbError::corrupt(
+                        what(),
+                        format!("symbol {s} past its tier's {} records", book.len()),
+                    )
+                    .in_file(&self.path)
+                })
+            })
+            .collect()
     }
 
     /// Checks every block (checksum, length, records) and the header's

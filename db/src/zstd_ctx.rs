@@ -26,6 +26,22 @@ pub fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
     })
 }
 
+/// `bytes` decompressed into `out`, with this thread's context; the
+/// bytes written.
+///
+/// # Errors
+/// Bytes that are no zstd frame, or that hold more than `out`.
+pub fn decompress_into(bytes: &[u8], out: &mut [u8]) -> std::io::Result<usize> {
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let d = match slot.as_mut() {
+            Some(d) => d,
+            None => slot.insert(zstd::bulk::Decompressor::new()?),
+        };
+        d.decompress_to_buffer(bytes, out)
+    })
+}
+
 /// `raw` compressed at `level`, with this thread's context (made again
 /// when the level changes).
 ///

@@ -6,6 +6,7 @@
 
 pub mod canonical;
 pub mod check;
+pub mod convert;
 pub mod crosscheck;
 pub mod export;
 pub mod perft;

@@ -469,8 +469,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
     /// Also time N lookups of positions met in random play from the start,
-    /// first on an empty block cache, then again (mean, median and 99th
-    /// percentile), as a probe benchmark of the file.
+    /// first on an empty block cache, then again with every block they
+    /// touched held decoded (mean, median and 99th percentile), as a probe
+    /// benchmark of the file. A value database then holds up to N blocks
+    /// decoded (at most 4 GiB).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub probes: Option<u32>,
 }

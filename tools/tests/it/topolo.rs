@@ -672,6 +672,7 @@ fn a_database_of_a_board_that_cannot_be_indexed_is_refused() {
     let dir = temp_dir("topolo-forged-8x8");
     let path = dir.join("topolo_8x8.db");
     let header = PackedHeader {
+        version: topitop_db::packed::VERSION,
         game: "topolo".into(),
         variant: "8x8".into(),
         program: "a forger".into(),

@@ -326,12 +326,14 @@ pub trait Solver {
     /// A checkpoint that cannot be written, or the solver's own.
     fn solve(&mut self, kept: &mut [Kept]) -> anyhow::Result<()>;
 
-    /// Writes the database of target `k` to `path` at zstd `level`, reading
-    /// what the solve left in its checkpoints `kept`.
+    /// Writes the database of target `k` to `path` at zstd `level` (none:
+    /// the format's own default), reading what the solve left in its
+    /// checkpoints `kept`.
     ///
     /// # Errors
     /// The database cannot be written.
-    fn write(&mut self, k: usize, path: &Path, level: i32, kept: &mut Kept) -> anyhow::Result<Solved>;
+    fn write(&mut self, k: usize, path: &Path, level: Option<i32>, kept: &mut Kept)
+        -> anyhow::Result<Solved>;
 
     /// Its solve split into units that processes solve apart, for a
     /// distributed solve; `None` for a solver that runs in one process
@@ -680,7 +682,14 @@ impl<G: Tiered> Solver for TierSolver<G> {
         Some(self)
     }
 
-    fn write(&mut self, _: usize, path: &Path, level: i32, kept: &mut Kept) -> anyhow::Result<Solved> {
+    fn write(
+        &mut self,
+        _: usize,
+        path: &Path,
+        level: Option<i32>,
+        kept: &mut Kept,
+    ) -> anyhow::Result<Solved> {
+        let level = level.unwrap_or(topitop_db::tiered::DEFAULT_LEVEL);
         let game = &self.game;
         let solution = self
             .solution
@@ -748,10 +757,6 @@ pub const NO_SYMMETRY: GameOption = GameOption::flag(
     &["solve"],
 );
 
-/// zstd's own default level, which every game's database writer takes
-/// unless told otherwise.
-pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
-
 /// Arguments of `solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -765,12 +770,12 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// zstd level of the database blocks, 1-22: the default (zstd's own)
-    /// writes the standard database in well under a second; 19 makes it
-    /// about an eighth smaller and takes seconds more.
-    #[arg(long, default_value_t = DEFAULT_ZSTD_LEVEL, value_name = "N",
-          value_parser = clap::value_parser!(i32).range(1..=22))]
-    pub zstd_level: i32,
+    /// zstd level of the database blocks, 1-22 (default: the format's
+    /// own, chosen for size against the time to write and to probe: 9 for
+    /// Topitop's and for records, 3 for values alone, whose small blocks
+    /// a probe decodes often); higher is smaller and slower to write.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub zstd_level: Option<i32>,
     /// Write no checkpoint during the first SECS seconds of solving: a solve
     /// that ends sooner leaves none behind, and from then on what the
     /// solver finishes (a tier, a level of tiers) is kept as it finishes.

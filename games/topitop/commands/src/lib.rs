@@ -61,4 +61,51 @@ impl Format<Rules> for TopitopFormat {
             budget: options::served_budget(&args.games)?,
         }))
     }
+
+    /// A file of an older version rewritten in today's: every record read,
+    /// written again, read back and compared.
+    fn convert(&self, path: &Path, args: &cmd::convert::Args) -> anyhow::Result<()> {
+        use games_topitop_solved::store::header::VERSION;
+        let to = args.out.clone().unwrap_or_else(|| path.to_path_buf());
+        let old = Database::open(path)?;
+        let h = old.header().clone();
+        let mut done = topitop_db::convert::Converted {
+            from_version: h.version,
+            to_version: VERSION,
+            old_bytes: old.file_len(),
+            new_bytes: old.file_len(),
+            path: to.clone(),
+        };
+        if h.version == VERSION {
+            done.path = path.to_path_buf();
+            return cmd::convert::say(&done);
+        }
+        let bar = topitop_cli::progress::CountBar::new("converting", "blocks");
+        let (_, new_bytes) = topitop_db::convert::rewrite(path, &to, |staging| {
+            let solution = old.to_solution(|d, t| bar.set(d as u64, t as u64))?;
+            let defaults = games_topitop_solved::WriteOptions::default();
+            let options = games_topitop_solved::WriteOptions {
+                level: args.zstd_level.unwrap_or(defaults.level),
+                // The records are the solve's: its program and its way
+                // of solving still describe them.
+                solver: h.solver.clone(),
+                solved_with_symmetry: Some(h.symmetric),
+                ..defaults
+            };
+            games_topitop_solved::write(staging, &solution, &options, |_, _| {})?;
+            let new = Database::open(staging)?;
+            let again = new.to_solution(|_, _| {})?;
+            if again.records() != solution.records() {
+                return Err(topitop_db::DbError::corrupt(
+                    "records",
+                    "the new file's records differ from the old file's",
+                )
+                .in_file(staging));
+            }
+            Ok((old.file_len(), new.file_len()))
+        })?;
+        bar.finish();
+        done.new_bytes = new_bytes;
+        cmd::convert::say(&done)
+    }
 }

@@ -126,7 +126,7 @@ impl Solver for Topitop {
         Ok(())
     }
 
-    fn write(&mut self, k: usize, path: &Path, level: i32, _: &mut Kept) -> anyhow::Result<Solved> {
+    fn write(&mut self, k: usize, path: &Path, level: Option<i32>, _: &mut Kept) -> anyhow::Result<Solved> {
         let solution = self
             .solutions
             .get_mut(k)
@@ -137,9 +137,12 @@ impl Solver for Topitop {
         let written = games_topitop_solved::write(
             path,
             &solution,
-            &games_topitop_solved::WriteOptions {
-                level,
-                ..games_topitop_solved::WriteOptions::default()
+            &match level {
+                Some(level) => games_topitop_solved::WriteOptions {
+                    level,
+                    ..games_topitop_solved::WriteOptions::default()
+                },
+                None => games_topitop_solved::WriteOptions::default(),
             },
             |d, t| bar.set(d, t),
         )?;

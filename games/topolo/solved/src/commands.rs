@@ -11,7 +11,7 @@ use topitop_cli::cmd;
 use topitop_cli::cmd::solve::{run_solver, Kept, Needs, Solved, Solver, Target};
 use topitop_cli::progress::CountBar;
 use topitop_cli::registry::{tiered, Commands, VerifyFn};
-use topitop_db::packed::{write_packed, write_packed_streamed, PackedDb, PackedHeader};
+use topitop_db::packed::{write_packed_streamed, write_packed_with, PackedDb, PackedHeader};
 use topitop_game_api::{Game, Registered};
 
 use crate::plan::{estimate, Plan, Store};
@@ -276,9 +276,10 @@ impl Solver for TopoloSolver {
         &mut self,
         _: usize,
         path: &std::path::Path,
-        _level: i32,
+        level: Option<i32>,
         kept: &mut Kept,
     ) -> anyhow::Result<Solved> {
+        let level = level.unwrap_or(topitop_db::packed::DEFAULT_LEVEL);
         let named = |mut header: PackedHeader| {
             header.game = "topolo".into();
             header.variant = Game::variant(&self.game);
@@ -289,7 +290,7 @@ impl Solver for TopoloSolver {
             // A distributed solve's: written a template at a time from its
             // units, never holding every value.
             let plan = self.plan()?;
-            let header = write_packed_streamed(path, named(g.header.clone()), |sink| {
+            let header = write_packed_streamed(path, named(g.header.clone()), level, |sink| {
                 units::write_values(
                     plan,
                     &self.units,
@@ -305,7 +306,7 @@ impl Solver for TopoloSolver {
                 .take()
                 .ok_or_else(|| anyhow::anyhow!("nothing solved to write"))?;
             (
-                write_packed(path, named(solved.header), &solved.data)?,
+                write_packed_with(path, named(solved.header), &solved.data, level)?,
                 solved.start,
             )
         };
@@ -327,7 +328,7 @@ impl Solver for TopoloSolver {
                 game.shape().cells()
             ),
             max_remoteness: header.max_remoteness,
-            bytes: header.encoded_len() + header.data_len(),
+            bytes: header.encoded_len() + header.stored_len(),
         })
     }
 

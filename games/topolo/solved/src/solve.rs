@@ -161,6 +161,7 @@ pub(crate) fn header(plan: &Plan, counting: &Counting) -> PackedHeader {
         })
         .collect();
     PackedHeader {
+        version: topitop_db::packed::VERSION,
         game: String::new(),
         variant: String::new(),
         program: String::new(),

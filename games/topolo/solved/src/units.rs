@@ -525,9 +525,12 @@ mod tests {
                 let at = |u: &Unit| list.iter().position(|x| x == u).unwrap();
                 let g = gather(&plan, &list, &mut |u| Ok(side(&plan, u, &kept[at(u)]))).unwrap();
                 let split = dir.path().join(format!("{board}-{part}.db"));
-                let header = write_packed_streamed(&split, g.header.clone(), |sink| {
-                    write_values(&plan, &list, &g, &mut |u| Ok(kept[at(u)].clone()), sink)
-                })
+                let header = write_packed_streamed(
+                    &split,
+                    g.header.clone(),
+                    topitop_db::packed::DEFAULT_LEVEL,
+                    |sink| write_values(&plan, &list, &g, &mut |u| Ok(kept[at(u)].clone()), sink),
+                )
                 .unwrap();
                 assert_eq!(header.tiers, whole.header.tiers, "{board}, parts of {part}");
                 assert!(

@@ -34,7 +34,8 @@ pub struct Database<D = Vec<u8>> {
 
 /// The largest decompressed block that `header` allows.
 fn max_raw(header: &Header) -> u64 {
-    u64::from(header.block_boards) * (1 + MAX_GROUP as u64 * u64::from(header.symbol_width))
+    let sizes = u64::from(header.stores_sizes());
+    u64::from(header.block_boards) * (sizes + MAX_GROUP as u64 * u64::from(header.symbol_width))
 }
 
 impl Database<Vec<u8>> {
@@ -261,13 +262,20 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 computed,
             });
         }
-        let raw = topitop_db::zstd_ctx::decompress(bytes, e.raw as usize)
+        let mut raw = topitop_db::zstd_ctx::decompress(bytes, e.raw as usize)
             .map_err(|err| DbError::corrupt(format!("block {b}"), format!("zstd: {err}")))?;
         if raw.len() != e.raw as usize {
             return Err(DbError::corrupt(
                 format!("block {b}"),
                 format!("{} bytes decompressed, the table says {}", raw.len(), e.raw),
             ));
+        }
+        if !self.header.stores_sizes() {
+            // The sizes a writer of version 2 stored, from the boards: the
+            // block then decodes as one of version 2 did.
+            let mut sized = self.group_sizes(b)?;
+            sized.extend_from_slice(&raw);
+            raw = sized;
         }
         Block::decode(
             b as u64,
@@ -281,6 +289,26 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 SymbolOrder::HeadsAndTails
             },
         )
+    }
+
+    /// The group size of each board of block `b`, as the rules give it:
+    /// [`group_len`] for a canonical board, 0 for any other.
+    fn group_sizes(&self, b: usize) -> Result<Vec<u8>, DbError> {
+        let first = b as u64 * u64::from(self.header.block_boards);
+        let boards = self.block_boards(b);
+        let mut sizes = Vec::with_capacity(boards);
+        for board in self.index.board_walk(first, first + boards as u64) {
+            let canonical =
+                symmetry::non_canonical_prefix(board).is_none() && symmetry::board_standing(board).canonical;
+            sizes.push(if canonical { group_len(board) as u8 } else { 0 });
+        }
+        if sizes.len() != boards {
+            return Err(DbError::corrupt(
+                format!("block {b}"),
+                format!("its boards end after {} of {boards}", sizes.len()),
+            ));
+        }
+        Ok(sizes)
     }
 
     fn block(&self, b: usize) -> Result<Arc<Block>, DbError> {

@@ -8,11 +8,17 @@ use topitop_db::DbError;
 
 /// The magic number that opens every database file.
 pub const MAGIC: [u8; 8] = *b"TOPITOPD";
-/// The format version this code writes.
-pub const VERSION: u16 = 2;
-/// Version 1: a block's records stored in group order (see FORMAT.md); still
-/// read.
+/// The format version this code writes: blocks hold heads and tails
+/// alone, each board's group size coming from the rules.
+pub const VERSION: u16 = 3;
+/// Version 2: a block's heads and tails after its boards' group sizes;
+/// still read.
+pub const VERSION_STORED_SIZES: u16 = 2;
+/// Version 1: a block's group sizes, then its records in group order (see
+/// FORMAT.md); still read.
 pub const VERSION_GROUP_ORDER: u16 = 1;
+/// The versions this code reads.
+pub const KNOWN: [u16; 3] = [VERSION_GROUP_ORDER, VERSION_STORED_SIZES, VERSION];
 /// Index scheme 1: groups of canonical boards in board-number order.
 pub const SCHEME_CANONICAL_BOARDS: u8 = 1;
 /// Bytes of the fixed part of the header.
@@ -24,8 +30,8 @@ const SOLVER_LEN: usize = 24;
 /// Everything the header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// The format version: [`VERSION`], or [`VERSION_GROUP_ORDER`] for an
-    /// older file. It says how a block lays out its records.
+    /// The format version: [`VERSION`], or one of the older [`KNOWN`]
+    /// ones. It says how a block lays out its records.
     pub version: u16,
     /// The rules and budget solved.
     pub rules: Rules,
@@ -57,6 +63,13 @@ pub struct Header {
 }
 
 impl Header {
+    /// True when a block stores its boards' group sizes before their
+    /// records (versions 1 and 2); from version 3 the reader works them
+    /// out from the boards.
+    pub fn stores_sizes(&self) -> bool {
+        self.version < VERSION
+    }
+
     /// Bytes of the encoded header, its checksum included.
     pub fn encoded_len(&self) -> usize {
         FIXED_LEN + 2 * self.codebook.len() + 8
@@ -119,11 +132,11 @@ impl Header {
         need("the header", FIXED_LEN)?;
         let mut f = Fields::new(&file[8..FIXED_LEN]);
         let version = f.u16()?;
-        if version != VERSION && version != VERSION_GROUP_ORDER {
+        if !KNOWN.contains(&version) {
             return Err(DbError::UnsupportedVersion {
                 format: "topitop database format",
                 found: version,
-                known: &[VERSION_GROUP_ORDER, VERSION],
+                known: &KNOWN,
             });
         }
         let body_len = usize::from(f.u16()?);

@@ -22,14 +22,20 @@ pub struct WriteOptions {
     pub level: i32,
     /// Recorded in the header as the writing program.
     pub solver: String,
+    /// The header's symmetry flag, when it is not the solution's own: a
+    /// file rewritten from another keeps how its solve ran.
+    pub solved_with_symmetry: Option<bool>,
 }
 
 impl Default for WriteOptions {
     fn default() -> WriteOptions {
         WriteOptions {
             block_boards: 4096,
-            level: 3,
+            // Level 9 writes the standard game in no longer than level 3
+            // (the solve takes the time) and 6% smaller (docs/benchmarks.md).
+            level: 9,
             solver: concat!("topitop ", env!("CARGO_PKG_VERSION")).to_string(),
+            solved_with_symmetry: None,
         }
     }
 }
@@ -67,8 +73,8 @@ fn census(solution: &Solution) -> (Vec<u16>, [u64; 4], u16) {
     (book, solution.counts(), solution.largest_remoteness())
 }
 
-/// The raw bytes of block `b`: group sizes, then symbols in heads and
-/// tails ([`SymbolOrder::HeadsAndTails`](crate::store::block::SymbolOrder)), and
+/// The raw bytes of block `b`: symbols in heads and tails (after the
+/// boards' group sizes in a version that stores them) ([`SymbolOrder::HeadsAndTails`](crate::store::block::SymbolOrder)), and
 /// the number of records. `layout` numbers the stored groups (canonical
 /// boards); the records come from `solution`, whose own numbering holds the
 /// same groups in the same order.
@@ -106,7 +112,9 @@ fn raw_block(
         sizes[(n - first) as usize] = (span.end - span.start) as u8;
     });
     let mut raw = Vec::with_capacity(sizes.len() + symbols.len());
-    raw.extend_from_slice(&sizes);
+    if header.stores_sizes() {
+        raw.extend_from_slice(&sizes);
+    }
     to_heads_and_tails(&sizes, &symbols, width, &mut raw);
     (raw, records)
 }
@@ -152,7 +160,7 @@ pub fn write(
         table_offset: 0,
         counts,
         max_remoteness,
-        symmetric: solution.is_symmetric(),
+        symmetric: options.solved_with_symmetry.unwrap_or(solution.is_symmetric()),
         solver: options.solver.clone(),
         codebook,
     };

@@ -38,6 +38,7 @@ fn golden_options() -> WriteOptions {
         block_boards: 1024,
         level: 19,
         solver: "topitop 0.1.0".into(),
+        solved_with_symmetry: None,
     }
 }
 
@@ -47,8 +48,13 @@ fn format_1_still_reads() {
 }
 
 #[test]
-fn format_2_reads() {
+fn format_2_still_reads() {
     golden_database_reads(2);
+}
+
+#[test]
+fn format_3_reads() {
+    golden_database_reads(3);
 }
 
 #[test]
