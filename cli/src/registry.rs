@@ -425,11 +425,11 @@ impl<G: Registered, F: Format<G>> Commands for GameCommands<G, F> {
             return own(args);
         }
         if let Some(n) = args.probes {
-            // Room for every block the probes touch, so that the second
-            // pass measures blocks held decoded (memory: the blocks
-            // touched, at most one a probe, and at most 4 GiB).
-            let room = u64::from(n) * 4 * topitop_db::packed::V1_BLOCK_BYTES;
-            topitop_db::packed::set_cache_bytes(room.clamp(topitop_db::packed::DEFAULT_CACHE_BYTES, 4 << 30));
+            // Room for every block the probes touch, twice over so that
+            // few meet in one set of the cache: the second pass then
+            // measures blocks held decoded (memory: the blocks touched, at
+            // most one a probe).
+            topitop_db::packed::set_cache_blocks(2 * u64::from(n));
         }
         let (game, db) = self.format.open(&args.db)?;
         cmd::stats::run(&game, &db, &cmd::stats::Plain, args)

@@ -486,15 +486,15 @@ pub fn tier_order<G: Tiered>(game: &G) -> Vec<G::Tier> {
 /// up to 335 M values.
 pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 
-/// The cache [`PackedDb::open`] gives a reader: [`DEFAULT_CACHE_BYTES`]
-/// unless [`set_cache_bytes`] said otherwise.
-static CACHE_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(DEFAULT_CACHE_BYTES);
+/// The blocks [`PackedDb::open`] lets a reader keep, when set (0: as
+/// many as [`DEFAULT_CACHE_BYTES`] holds).
+static CACHE_BLOCKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// Sets the bytes of checked blocks every [`PackedDb::open`] from now on
-/// keeps (a command that probes many positions, or a server with memory
-/// to spare, holds more of a large database decoded).
-pub fn set_cache_bytes(bytes: u64) {
-    CACHE_BYTES.store(bytes, Ordering::Relaxed);
+/// Sets the blocks every [`PackedDb::open`] from now on keeps decoded,
+/// whatever their size (a command that probes many positions holds each
+/// block it touched). Memory: the blocks touched, at most `blocks`.
+pub fn set_cache_blocks(blocks: u64) {
+    CACHE_BLOCKS.store(blocks, Ordering::Relaxed);
 }
 
 /// Blocks one set of the cache holds: a block can only be in the set of
@@ -534,13 +534,17 @@ pub struct PackedDb {
 impl PackedDb {
     /// Opens the value database at `path`: a regular file only, its header
     /// read and checked, its length the header's; blocks are kept in a
-    /// cache of [`DEFAULT_CACHE_BYTES`].
+    /// cache of [`DEFAULT_CACHE_BYTES`], or of the blocks
+    /// [`set_cache_blocks`] said.
     ///
     /// # Errors
     /// The file cannot be read or is not a valid value database; the error
     /// names the file.
     pub fn open(path: impl AsRef<Path>) -> Result<PackedDb, DbError> {
-        PackedDb::open_with_cache(path, CACHE_BYTES.load(Ordering::Relaxed))
+        PackedDb::open_keeping(path, |block| match CACHE_BLOCKS.load(Ordering::Relaxed) {
+            0 => DEFAULT_CACHE_BYTES / block,
+            n => n,
+        })
     }
 
     /// [`PackedDb::open`], keeping at most `cache_bytes` of checked blocks
@@ -549,6 +553,12 @@ impl PackedDb {
     /// # Errors
     /// As [`PackedDb::open`].
     pub fn open_with_cache(path: impl AsRef<Path>, cache_bytes: u64) -> Result<PackedDb, DbError> {
+        PackedDb::open_keeping(path, |block| cache_bytes / block)
+    }
+
+    /// Opens the file at `path`, keeping as many blocks as `keep` gives
+    /// for blocks of the packed bytes it is handed.
+    fn open_keeping(path: impl AsRef<Path>, keep: impl FnOnce(u64) -> u64) -> Result<PackedDb, DbError> {
         let path = path.as_ref();
         let (file, len, head) = open_with_header(path, MAGIC, MAX_HEADER)?;
         let header = PackedHeader::decode(&head).map_err(|e| e.in_file(path))?;
@@ -579,9 +589,9 @@ impl PackedDb {
         if by_name.len() != header.tiers.len() {
             return Err(DbError::corrupt("header", "a tier name repeats").in_file(path));
         }
-        let blocks = (cache_bytes / header.block_bytes()).clamp(1, header.blocks.len().max(1) as u64);
+        let blocks = keep(header.block_bytes()).clamp(1, header.blocks.len().max(1) as u64);
         let cache = (0..blocks.div_ceil(WAYS as u64))
-            .map(|_| Mutex::new(Vec::with_capacity(WAYS)))
+            .map(|_| Mutex::new(Vec::new()))
             .collect();
         Ok(PackedDb {
             path: path.to_path_buf(),

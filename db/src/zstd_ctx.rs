@@ -10,20 +10,26 @@ thread_local! {
     static COMPRESSOR: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> = const { RefCell::new(None) };
 }
 
+/// Runs `f` with this thread's decompression context.
+fn with_decompressor<T>(
+    f: impl FnOnce(&mut zstd::bulk::Decompressor<'static>) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        match slot.as_mut() {
+            Some(d) => f(d),
+            None => f(slot.insert(zstd::bulk::Decompressor::new()?)),
+        }
+    })
+}
+
 /// `bytes` decompressed into at most `capacity` bytes, with this thread's
 /// context.
 ///
 /// # Errors
 /// Bytes that are no zstd frame, or that hold more than `capacity`.
 pub fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
-    DECOMPRESSOR.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let d = match slot.as_mut() {
-            Some(d) => d,
-            None => slot.insert(zstd::bulk::Decompressor::new()?),
-        };
-        d.decompress(bytes, capacity)
-    })
+    with_decompressor(|d| d.decompress(bytes, capacity))
 }
 
 /// `bytes` decompressed into `out`, with this thread's context; the
@@ -32,14 +38,7 @@ pub fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
 /// # Errors
 /// Bytes that are no zstd frame, or that hold more than `out`.
 pub fn decompress_into(bytes: &[u8], out: &mut [u8]) -> std::io::Result<usize> {
-    DECOMPRESSOR.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let d = match slot.as_mut() {
-            Some(d) => d,
-            None => slot.insert(zstd::bulk::Decompressor::new()?),
-        };
-        d.decompress_to_buffer(bytes, out)
-    })
+    with_decompressor(|d| d.decompress_to_buffer(bytes, out))
 }
 
 /// `raw` compressed at `level`, with this thread's context (made again

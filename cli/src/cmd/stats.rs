@@ -471,8 +471,8 @@ pub struct Args {
     /// Also time N lookups of positions met in random play from the start,
     /// first on an empty block cache, then again with every block they
     /// touched held decoded (mean, median and 99th percentile), as a probe
-    /// benchmark of the file. A value database then holds up to N blocks
-    /// decoded (at most 4 GiB).
+    /// benchmark of the file. A value database then keeps up to 2N blocks
+    /// decoded (each of at most 16 KiB; the blocks touched, at most N).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub probes: Option<u32>,
 }

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use topitop_db::packed::{self, pack_tier, write_packed, PackedDb, PackedHeader};
+use topitop_db::packed::{self, pack_tier, write_packed, PackedDb, PackedHeader, PackedTier};
 use topitop_db::tiered::{self, write_tiered_in, TieredDb, TieredMeta};
 use topitop_game_api::{Record, Value};
 
@@ -22,6 +22,22 @@ fn trits(size: u64, salt: u64) -> Vec<u8> {
         .collect()
 }
 
+/// A value database of game `g`, variant `v`, of the tiers `tiers` made
+/// of `data`, in format `version`, written at `path`.
+pub(crate) fn write_header(path: &Path, version: u16, tiers: Vec<PackedTier>, data: &[u8]) -> PackedHeader {
+    let header = PackedHeader {
+        version,
+        game: "g".into(),
+        variant: "v".into(),
+        program: "test".into(),
+        symmetric: false,
+        max_remoteness: 3,
+        tiers,
+        blocks: Vec::new(),
+    };
+    write_packed(path, header, data).unwrap()
+}
+
 fn write_values(path: &Path, version: u16) -> PackedHeader {
     let mut data = Vec::new();
     let mut tiers = Vec::new();
@@ -33,17 +49,7 @@ fn write_values(path: &Path, version: u16) -> PackedHeader {
             &mut data,
         ));
     }
-    let header = PackedHeader {
-        version,
-        game: "g".into(),
-        variant: "v".into(),
-        program: "test".into(),
-        symmetric: false,
-        max_remoteness: 3,
-        tiers,
-        blocks: Vec::new(),
-    };
-    write_packed(path, header, &data).unwrap()
+    write_header(path, version, tiers, &data)
 }
 
 fn records(size: u64, salt: u64) -> Vec<Record> {

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use games_tictactoe::TicTacToe;
 use topitop_db::blocks::checksum;
-use topitop_db::packed::{pack_tier, write_packed, PackedDb, PackedHeader, BLOCK_BYTES};
+use topitop_db::packed::{pack_tier, PackedDb, BLOCK_BYTES};
 use topitop_db::tiered::{write_tiered, TieredHeader, TieredMeta};
 use topitop_db::{DbError, SolvedDb};
 use topitop_game_api::{Record, Tiered, Value};
@@ -22,17 +22,7 @@ fn write_values(path: &Path, salt: u64) {
         let trits: Vec<u8> = (0..size).map(|i| ((i * 7 + k as u64 + salt) % 3) as u8).collect();
         tiers.push(pack_tier(format!("t{k}"), &trits, size, &mut data));
     }
-    let header = PackedHeader {
-        version: topitop_db::packed::VERSION,
-        game: "g".into(),
-        variant: "v".into(),
-        program: "test".into(),
-        symmetric: false,
-        max_remoteness: 3,
-        tiers,
-        blocks: Vec::new(),
-    };
-    write_packed(path, header, &data).unwrap();
+    crate::damage::write_header(path, topitop_db::packed::VERSION, tiers, &data);
 }
 
 /// Rewrites the file at `path` in place (same inode, no rename) with
