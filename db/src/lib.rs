@@ -27,6 +27,6 @@ pub mod tiered;
 pub mod zstd_ctx;
 
 pub use error::DbError;
-pub use reader::{Facts, Place, Reader};
+pub use reader::{Facts, FormatVersion, Place, Reader};
 pub use solved::SolvedDb;
 pub use temps::{remove_stale_temps, write_atomically};

@@ -615,6 +615,15 @@ impl PackedDb {
         &self.header
     }
 
+    /// The file's format and version.
+    pub fn format(&self) -> crate::reader::FormatVersion {
+        crate::reader::FormatVersion {
+            name: "value database",
+            version: self.header.version,
+            current: VERSION,
+        }
+    }
+
     /// Bytes of the file.
     pub fn file_len(&self) -> u64 {
         *self.starts.last().expect("one start past the last block")

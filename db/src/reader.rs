@@ -16,11 +16,47 @@ use crate::solved::TierSummary;
 use crate::sparse::SparseTier;
 use crate::SolvedDb;
 
+/// The format a file is in and its version, beside the version this
+/// program writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormatVersion {
+    /// The format's name, e.g. `value database`.
+    pub name: &'static str,
+    /// The version the file is in.
+    pub version: u16,
+    /// The version this program writes.
+    pub current: u16,
+}
+
+impl FormatVersion {
+    /// The format in words, and for a file of an older version, the
+    /// command that rewrites it in today's ([`describe_format`]).
+    pub fn describe(&self, path: &std::path::Path) -> String {
+        describe_format(self.name, self.version, self.current, path)
+    }
+}
+
+/// Format `name` in `version` in words, and when `version` is older than
+/// `current`, the command that rewrites the file at `path` in it:
+/// `value database, version 1 (read as it is; ...)`.
+pub fn describe_format(name: &str, version: u16, current: u16, path: &std::path::Path) -> String {
+    if version < current {
+        format!(
+            "{name}, version {version} (read as it is; `topitop convert --db {}` rewrites it in version {current})",
+            path.display()
+        )
+    } else {
+        format!("{name}, version {version}")
+    }
+}
+
 /// What a database's header says about what it holds.
 #[derive(Clone, Debug)]
 pub struct Facts {
     /// The file.
     pub path: PathBuf,
+    /// Its format and version.
+    pub format: FormatVersion,
     /// Bytes of the file.
     pub file_len: u64,
     /// The game's name.
@@ -161,6 +197,7 @@ impl<G: Tiered> Reader<G> for SolvedDb {
         let (game, variant, program) = self.names();
         Facts {
             path: self.path().to_path_buf(),
+            format: self.format(),
             file_len: self.file_len(),
             game: game.to_string(),
             variant: variant.to_string(),

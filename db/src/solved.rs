@@ -62,6 +62,14 @@ impl SolvedDb {
         }
     }
 
+    /// The file's format and version.
+    pub fn format(&self) -> crate::reader::FormatVersion {
+        match self {
+            SolvedDb::Records(d) => d.format(),
+            SolvedDb::Values(d) => d.format(),
+        }
+    }
+
     /// Bytes of the file.
     pub fn file_len(&self) -> u64 {
         match self {

@@ -600,6 +600,15 @@ impl TieredDb {
         &self.header
     }
 
+    /// The file's format and version.
+    pub fn format(&self) -> crate::reader::FormatVersion {
+        crate::reader::FormatVersion {
+            name: "tiered game database",
+            version: self.header.version,
+            current: VERSION,
+        }
+    }
+
     /// Bytes of the file.
     pub fn file_len(&self) -> u64 {
         self.bytes.len() as u64

@@ -26,6 +26,13 @@ pub struct Report<E: Serialize = ()> {
     pub game: String,
     /// Its variant, as database file names hold it.
     pub variant: String,
+    /// The file's format, e.g. `value database`.
+    pub format: String,
+    /// The version of its format the file is in.
+    pub format_version: u16,
+    /// The version this program writes (`topitop convert` rewrites an
+    /// older file in it).
+    pub format_current: u16,
     /// The file's size in bytes.
     pub file_bytes: u64,
     /// Whether the file holds one position per symmetry class.
@@ -156,6 +163,9 @@ pub fn run<G: Presentation, X: Extras<G>>(
         file: facts.path.display().to_string(),
         game: facts.game,
         variant: facts.variant,
+        format: facts.format.name.to_string(),
+        format_version: facts.format.version,
+        format_current: facts.format.current,
         file_bytes: facts.file_len,
         symmetric: facts.symmetric,
         win,
@@ -330,6 +340,15 @@ fn print<E: Serialize>(r: &Report<E>, json: bool, lines: &[String]) -> anyhow::R
         format!(
             "file size            {} bytes ({} indices)",
             r.file_bytes, r.indices
+        ),
+        format!(
+            "format               {}",
+            topitop_db::reader::describe_format(
+                &r.format,
+                r.format_version,
+                r.format_current,
+                std::path::Path::new(&r.file)
+            )
         ),
         format!(
             "solved               {} win, {} lose, {} tie, {} draw{each}",

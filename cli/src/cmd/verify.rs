@@ -32,6 +32,7 @@ pub fn run<G: Game>(game: &G, db: &dyn Reader<G>, args: Args) -> anyhow::Result<
         facts.tiers.len(),
         facts.program
     )?;
+    writeln!(out, "format: {}", facts.format.describe(&facts.path))?;
     let bar = CountBar::new("checksums", "blocks");
     db.verify_blocks(&|done, total| bar.set(done as u64, total as u64))?;
     bar.finish();

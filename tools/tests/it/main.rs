@@ -4,6 +4,7 @@
 mod support;
 
 mod cli;
+mod convert;
 mod crosscheck;
 mod export_stream;
 mod hardening;

@@ -352,6 +352,7 @@ fn verify(game: Topolo, path: &std::path::Path, args: cmd::verify::Args) -> anyh
         h.tiers.len(),
         h.program
     )?;
+    writeln!(out, "format: {}", db.format().describe(path))?;
     let bar = CountBar::new("checksums", "blocks");
     db.verify_blocks(|d, t| bar.set(d as u64, t as u64))?;
     bar.finish();

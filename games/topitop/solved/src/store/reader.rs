@@ -22,6 +22,11 @@ impl<D: AsRef<[u8]> + Sync> Reader<Rules> for Database<D> {
         let rules = self.rules();
         Facts {
             path: self.path().to_path_buf(),
+            format: topitop_db::FormatVersion {
+                name: "topitop database",
+                version: h.version,
+                current: crate::store::header::VERSION,
+            },
             file_len: self.file_len(),
             game: rules.name().to_string(),
             variant: Game::variant(&rules),
