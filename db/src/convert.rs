@@ -134,7 +134,8 @@ fn values(
     header.version = packed::VERSION;
     header.blocks.clear();
     let level = level.unwrap_or(packed::DEFAULT_LEVEL);
-    packed::write_packed_streamed(to, header, level, |sink| {
+    let dictionary = packed::train(&old.samples()?);
+    packed::write_packed_trained(to, header, level, dictionary, |sink| {
         for t in 0..tiers {
             sink(&old.tier_bytes(t).map_err(std::io::Error::other)?)?;
             progress(t + 1, 2 * tiers);

@@ -2,9 +2,10 @@
 //! itself gives (every game from it lasts as long: Topolo's empty cells),
 //! only each index's value is stored, win, lose or tie, five to a byte
 //! (log₂ 3 ≈ 1.58 bits, in 1.6). The packed bytes are cut into blocks of
-//! [`BLOCK_BYTES`], each compressed with zstd on its own and kept under an
-//! XXH3 checksum of its compressed bytes in the header (version 1, still
-//! read, stored blocks of 16 KiB uncompressed). A reader reads a block
+//! [`BLOCK_BYTES`], each compressed with zstd on its own, with a
+//! dictionary the writer trained on the values ([`train`]), and kept under
+//! an XXH3 checksum of its compressed bytes in the header (version 1,
+//! still read, stored blocks of 16 KiB uncompressed). A reader reads a block
 //! whole the first time it needs it, checks it against its checksum,
 //! decompresses it and keeps it in a cache of bounded size
 //! ([`DEFAULT_CACHE_BYTES`]), and reads values from those checked bytes
@@ -44,6 +45,14 @@ pub const V1_BLOCK_BYTES: u64 = 1 << 14;
 pub const DEFAULT_LEVEL: i32 = 3;
 /// The largest header a reader accepts.
 const MAX_HEADER: u64 = 256 << 20;
+/// The largest zstd dictionary a writer trains and a reader accepts.
+pub const MAX_DICTIONARY: usize = 64 << 10;
+/// Packed bytes a writer trains its dictionary on, at most: blocks spread
+/// over the values (over the first [`TRAIN_SPAN`] bytes when they come a
+/// piece at a time).
+const TRAIN_BYTES: usize = 8 << 20;
+/// Bytes of the values a streamed writer holds back to train on.
+const TRAIN_SPAN: usize = 64 << 20;
 
 /// Packed bytes a block of `version` holds.
 pub fn block_bytes(version: u16) -> u64 {
@@ -128,6 +137,11 @@ pub struct PackedHeader {
     pub symmetric: bool,
     /// The largest remoteness.
     pub max_remoteness: u16,
+    /// The zstd dictionary every block is compressed with (version 2;
+    /// empty: none). Trained by the writer on blocks of the values, it
+    /// holds what they share, so that a block of 2 KiB compresses better
+    /// and decompresses faster than alone (filled in by the writer).
+    pub dictionary: Vec<u8>,
     /// The tiers, in the order their values are stored.
     pub tiers: Vec<PackedTier>,
     /// Each block's stored length and checksum (filled in by the writer).
@@ -172,7 +186,11 @@ impl PackedHeader {
         let mut f = HeaderWriter::new();
         f.str8(&self.game).str8(&self.variant).str8(&self.program);
         f.u8(u8::from(self.symmetric)).u16(self.max_remoteness);
-        f.u32(self.block_bytes() as u32).u32(self.tiers.len() as u32);
+        f.u32(self.block_bytes() as u32);
+        if self.version != 1 {
+            f.u32(self.dictionary.len() as u32).bytes(&self.dictionary);
+        }
+        f.u32(self.tiers.len() as u32);
         for t in &self.tiers {
             f.str16(&t.name).u64(t.size);
             for c in t.counts {
@@ -221,6 +239,18 @@ impl PackedHeader {
                 ),
             ));
         }
+        let dictionary = if version == 1 {
+            Vec::new()
+        } else {
+            let len = f.u32()? as usize;
+            if len > MAX_DICTIONARY {
+                return Err(DbError::corrupt(
+                    "header",
+                    format!("a dictionary of {len} bytes (at most {MAX_DICTIONARY})"),
+                ));
+            }
+            f.take(len)?.to_vec()
+        };
         let mut tiers = Vec::new();
         for _ in 0..f.u32()? {
             let (name, size) = (f.str16()?, f.u64()?);
@@ -270,6 +300,7 @@ impl PackedHeader {
             program,
             symmetric,
             max_remoteness,
+            dictionary,
             tiers,
             blocks,
         })
@@ -357,20 +388,55 @@ pub fn digit(byte: u8, k: u64) -> Option<u8> {
 /// The blocks `raw` makes (whole blocks of `version`, the last perhaps
 /// short), each as stored, compressed at `level` on all cores for
 /// version 2, with its entry.
-fn seal_blocks(raw: &[u8], version: u16, level: i32) -> std::io::Result<Vec<(StoredBlock, Vec<u8>)>> {
+fn seal_blocks(
+    raw: &[u8],
+    version: u16,
+    level: i32,
+    dictionary: Option<&zstd::dict::EncoderDictionary<'static>>,
+) -> std::io::Result<Vec<(StoredBlock, Vec<u8>)>> {
     raw.par_chunks(block_bytes(version) as usize)
-        .map(|chunk| {
-            let stored = if version == 1 {
-                chunk.to_vec()
-            } else {
-                crate::zstd_ctx::compress(chunk, level)?
-            };
-            let entry = StoredBlock {
-                len: stored.len() as u32,
-                checksum: checksum(&stored),
-            };
-            Ok((entry, stored))
-        })
+        .map_init(
+            || dictionary.map(zstd::bulk::Compressor::with_prepared_dictionary),
+            |with_dictionary, chunk| {
+                let stored = match (version, with_dictionary) {
+                    (1, _) => chunk.to_vec(),
+                    (_, Some(Ok(c))) => c.compress(chunk)?,
+                    (_, Some(Err(e))) => return Err(std::io::Error::new(e.kind(), e.to_string())),
+                    (_, None) => crate::zstd_ctx::compress(chunk, level)?,
+                };
+                let entry = StoredBlock {
+                    len: stored.len() as u32,
+                    checksum: checksum(&stored),
+                };
+                Ok((entry, stored))
+            },
+        )
+        .collect()
+}
+
+/// A zstd dictionary trained on `samples`, blocks of packed values one
+/// after another; none when there are too few to train on (zstd
+/// refuses), which a small database does without.
+pub fn train(samples: &[u8]) -> Option<Vec<u8>> {
+    let block = BLOCK_BYTES as usize;
+    let sizes: Vec<usize> = samples.chunks(block).map(<[u8]>::len).collect();
+    if sizes.len() < 64 {
+        return None;
+    }
+    zstd::dict::from_continuous(samples, &sizes, MAX_DICTIONARY).ok()
+}
+
+/// Up to [`TRAIN_BYTES`] of whole blocks of `data`, spread evenly over it.
+fn samples_of(data: &[u8]) -> Vec<u8> {
+    let block = BLOCK_BYTES as usize;
+    let blocks = data.len() / block;
+    let take = (TRAIN_BYTES / block).min(blocks).max(1);
+    let step = (blocks / take).max(1);
+    (0..blocks)
+        .step_by(step)
+        .take(take)
+        .flat_map(|b| &data[b * block..(b + 1) * block])
+        .copied()
         .collect()
 }
 
@@ -400,65 +466,169 @@ pub fn write_packed_with(
             format!("{} bytes for tiers of {} bytes", data.len(), header.data_len()),
         ));
     }
-    write_packed_streamed(path, header, level, |sink| sink(data))
+    let dictionary = if header.version == 1 {
+        None
+    } else {
+        train(&samples_of(data))
+    };
+    write_packed_trained(path, header, level, dictionary, |sink| sink(data))
 }
 
 /// [`write_packed`] for values made a piece at a time, never all in
 /// memory: `fill` gives every tier's packed bytes, in order, to the sink
 /// it is handed (pieces of any length), and the file's blocks are
 /// compressed (at `level`) and checksummed as they pass, a megabyte at a
-/// time on all cores. The header (`header`, but for its blocks) goes in
-/// place once the data is written.
+/// time on all cores. The dictionary is trained on the first 64 MiB of
+/// values, held back until then. The header (`header`, but for its
+/// blocks) goes in place once the data is written.
 ///
 /// # Errors
 /// The file cannot be written, `fill` fails, or it gives another number
 /// of bytes than the tiers' sizes take.
 pub fn write_packed_streamed(
     path: &Path,
+    header: PackedHeader,
+    level: i32,
+    fill: impl FnOnce(&mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()>,
+) -> Result<PackedHeader, DbError> {
+    let choice = if header.version == 1 {
+        Dictionary::Given(None)
+    } else {
+        Dictionary::FromFirst
+    };
+    write_blocks(path, header, level, choice, fill)
+}
+
+/// [`write_packed_streamed`] with the dictionary `dictionary` (none: the
+/// blocks compressed alone), for a writer that could sample the values
+/// all over (`convert`, from the old file).
+///
+/// # Errors
+/// As [`write_packed_streamed`].
+pub fn write_packed_trained(
+    path: &Path,
+    header: PackedHeader,
+    level: i32,
+    dictionary: Option<Vec<u8>>,
+    fill: impl FnOnce(&mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()>,
+) -> Result<PackedHeader, DbError> {
+    write_blocks(path, header, level, Dictionary::Given(dictionary), fill)
+}
+
+/// Where a writer's dictionary comes from.
+enum Dictionary {
+    /// The caller's, or none.
+    Given(Option<Vec<u8>>),
+    /// Trained on the first [`TRAIN_SPAN`] bytes of values, held back.
+    FromFirst,
+}
+
+/// What [`write_blocks`] does with the bytes it is given: holds them back
+/// until the dictionary is known, then compresses them a batch at a time.
+struct Blocks<'h> {
+    header: &'h mut PackedHeader,
+    level: i32,
+    choice: Option<Dictionary>,
+    prepared: Option<zstd::dict::EncoderDictionary<'static>>,
+    held: Vec<u8>,
+    head_len: usize,
+    entries: Vec<StoredBlock>,
+}
+
+impl Blocks<'_> {
+    /// Whole blocks gathered before they are compressed side by side.
+    fn batch(&self) -> usize {
+        self.header.block_bytes() as usize * 256
+    }
+
+    /// Takes `bytes`, writing what is ready to `out`.
+    fn take(&mut self, mut bytes: &[u8], out: &mut std::io::BufWriter<File>) -> std::io::Result<()> {
+        while !bytes.is_empty() {
+            let room = match self.choice {
+                Some(Dictionary::FromFirst) => TRAIN_SPAN - self.held.len(),
+                _ => self.batch() - self.held.len(),
+            };
+            let n = bytes.len().min(room);
+            self.held.extend_from_slice(&bytes[..n]);
+            bytes = &bytes[n..];
+            if n == room {
+                self.ready(out)?;
+                let whole = self.held.len() - self.held.len() % self.header.block_bytes() as usize;
+                self.seal(whole, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Settles the dictionary (once) and writes the header's placeholder.
+    fn ready(&mut self, out: &mut std::io::BufWriter<File>) -> std::io::Result<()> {
+        let Some(choice) = self.choice.take() else {
+            return Ok(());
+        };
+        let dictionary = match choice {
+            Dictionary::Given(d) => d,
+            Dictionary::FromFirst => train(&samples_of(&self.held)),
+        };
+        if let Some(d) = &dictionary {
+            self.prepared = Some(zstd::dict::EncoderDictionary::copy(d, self.level));
+        }
+        self.header.dictionary = dictionary.unwrap_or_default();
+        self.head_len = self.header.encode().len();
+        out.write_all(&vec![0u8; self.head_len])
+    }
+
+    /// Compresses and writes the first `len` held bytes.
+    fn seal(&mut self, len: usize, out: &mut std::io::BufWriter<File>) -> std::io::Result<()> {
+        for chunk in self.held[..len].chunks(self.batch()) {
+            for (entry, stored) in
+                seal_blocks(chunk, self.header.version, self.level, self.prepared.as_ref())?
+            {
+                self.entries.push(entry);
+                out.write_all(&stored)?;
+            }
+        }
+        self.held.drain(..len);
+        Ok(())
+    }
+}
+
+/// Writes the file of `header` from the bytes `fill` gives, with the
+/// dictionary `choice` says.
+fn write_blocks(
+    path: &Path,
     mut header: PackedHeader,
     level: i32,
+    choice: Dictionary,
     fill: impl FnOnce(&mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()>,
 ) -> Result<PackedHeader, DbError> {
     use std::io::{Seek, SeekFrom};
     let data_len = header.data_len();
-    let (version, block) = (header.version, header.block_bytes() as usize);
     let placeholder = StoredBlock { len: 0, checksum: 0 };
     header.blocks = vec![placeholder; header.block_count()];
-    let head_len = header.encode().len();
-    let mut blocks = Vec::with_capacity(header.blocks.len());
     let mut written = 0u64;
-    // Whole blocks gathered before they are compressed side by side.
-    let batch = block * 256;
     crate::temps::write_atomically(path, |out| {
-        out.write_all(&vec![0u8; head_len])?;
-        let mut pending = Vec::with_capacity(batch);
-        let mut flush = |pending: &mut Vec<u8>, out: &mut std::io::BufWriter<File>| {
-            for (entry, stored) in seal_blocks(pending, version, level)? {
-                blocks.push(entry);
-                out.write_all(&stored)?;
-            }
-            pending.clear();
-            Ok::<(), std::io::Error>(())
+        let mut blocks = Blocks {
+            header: &mut header,
+            level,
+            choice: Some(choice),
+            prepared: None,
+            held: Vec::new(),
+            head_len: 0,
+            entries: Vec::new(),
         };
-        fill(&mut |mut bytes: &[u8]| {
+        fill(&mut |bytes: &[u8]| {
             written += bytes.len() as u64;
-            while !bytes.is_empty() {
-                let n = bytes.len().min(batch - pending.len());
-                pending.extend_from_slice(&bytes[..n]);
-                bytes = &bytes[n..];
-                if pending.len() == batch {
-                    flush(&mut pending, out)?;
-                }
-            }
-            Ok(())
+            blocks.take(bytes, out)
         })?;
-        flush(&mut pending, out)?;
+        blocks.ready(out)?;
+        blocks.seal(blocks.held.len(), out)?;
         if written != data_len {
             return Err(std::io::Error::other(format!(
                 "{written} bytes of values for tiers of {data_len} bytes"
             )));
         }
-        header.blocks = std::mem::take(&mut blocks);
+        let (entries, head_len) = (std::mem::take(&mut blocks.entries), blocks.head_len);
+        header.blocks = entries;
         let head = header.encode();
         if head.len() != head_len {
             return Err(std::io::Error::other(
@@ -523,6 +693,8 @@ pub struct PackedDb {
     /// Bytes of packed values (the header's sum over its tiers, kept: a
     /// probe needs it, and a large game has thousands of tiers).
     data_len: u64,
+    /// The header's dictionary, prepared for decompressing.
+    dictionary: Option<zstd::dict::DecoderDictionary<'static>>,
     by_name: std::collections::HashMap<String, usize>,
     /// Checked blocks, [`WAYS`]-way set-associative: block `b` can only
     /// be in set `b % cache.len()`, so the cache never holds more than its
@@ -590,6 +762,8 @@ impl PackedDb {
             return Err(DbError::corrupt("header", "a tier name repeats").in_file(path));
         }
         let blocks = keep(header.block_bytes()).clamp(1, header.blocks.len().max(1) as u64);
+        let dictionary =
+            (!header.dictionary.is_empty()).then(|| zstd::dict::DecoderDictionary::copy(&header.dictionary));
         let cache = (0..blocks.div_ceil(WAYS as u64))
             .map(|_| Mutex::new(Vec::new()))
             .collect();
@@ -600,6 +774,7 @@ impl PackedDb {
             starts,
             offsets,
             data_len: at,
+            dictionary,
             by_name,
             cache,
         })
@@ -762,7 +937,11 @@ impl PackedDb {
     fn decompress(&self, b: u64, stored: &[u8], out: &mut [u8]) -> Result<(), DbError> {
         let want = out.len();
         // A frame holding more than the block overflows `out` and fails.
-        let got = crate::zstd_ctx::decompress_into(stored, out).map_err(|e| {
+        let got = match &self.dictionary {
+            Some(d) => crate::zstd_ctx::decompress_with(stored, out, d),
+            None => crate::zstd_ctx::decompress_into(stored, out),
+        }
+        .map_err(|e| {
             DbError::corrupt(format!("value block {b}"), format!("it does not decompress: {e}"))
                 .in_file(&self.path)
         })?;
@@ -774,6 +953,24 @@ impl PackedDb {
             .in_file(&self.path));
         }
         Ok(())
+    }
+
+    /// Up to 8 MiB of the packed values in pieces of a block of today's
+    /// version, spread evenly over the file: what a dictionary is trained
+    /// on ([`train`]).
+    ///
+    /// # Errors
+    /// A damaged block.
+    pub fn samples(&self) -> Result<Vec<u8>, DbError> {
+        let block = BLOCK_BYTES;
+        let pieces = self.data_len / block;
+        let take = (TRAIN_BYTES as u64 / block).min(pieces).max(1);
+        let step = (pieces / take).max(1);
+        let mut out = Vec::new();
+        for p in (0..pieces).step_by(step as usize).take(take as usize) {
+            out.extend(self.read(p * block, block)?);
+        }
+        Ok(out)
     }
 
     /// The `len` packed bytes from `at`, every block they touch read and
@@ -940,6 +1137,7 @@ mod tests {
             program: "test".into(),
             symmetric: true,
             max_remoteness: 9,
+            dictionary: Vec::new(),
             tiers,
             blocks: Vec::new(),
         };

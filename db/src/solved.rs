@@ -374,6 +374,7 @@ mod chunk_tests {
             program: "test".into(),
             symmetric: false,
             max_remoteness: 7,
+            dictionary: Vec::new(),
             tiers,
             blocks: Vec::new(),
         };

@@ -32,6 +32,7 @@ pub(crate) fn write_header(path: &Path, version: u16, tiers: Vec<PackedTier>, da
         program: "test".into(),
         symmetric: false,
         max_remoteness: 3,
+        dictionary: Vec::new(),
         tiers,
         blocks: Vec::new(),
     };
@@ -41,7 +42,8 @@ pub(crate) fn write_header(path: &Path, version: u16, tiers: Vec<PackedTier>, da
 fn write_values(path: &Path, version: u16) -> PackedHeader {
     let mut data = Vec::new();
     let mut tiers = Vec::new();
-    for (k, size) in [3u64, 60_000, 25_001].into_iter().enumerate() {
+    // Enough values for the writer to train a dictionary on (64 blocks).
+    for (k, size) in [3u64, 60_000, 700_001].into_iter().enumerate() {
         tiers.push(pack_tier(
             format!("t{k}"),
             &trits(size, k as u64),
@@ -136,7 +138,8 @@ fn a_damaged_value_database_of_either_version_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     for version in packed::KNOWN {
         let path = dir.path().join(format!("values{version}.db"));
-        write_values(&path, version);
+        let written = write_values(&path, version);
+        assert_eq!(written.dictionary.is_empty(), version == 1);
         damage_is_caught(&path, every_value);
     }
 }

@@ -678,6 +678,7 @@ fn a_database_of_a_board_that_cannot_be_indexed_is_refused() {
         program: "a forger".into(),
         symmetric: true,
         max_remoteness: 0,
+        dictionary: Vec::new(),
         tiers: Vec::new(),
         blocks: Vec::new(),
     };

@@ -167,6 +167,7 @@ pub(crate) fn header(plan: &Plan, counting: &Counting) -> PackedHeader {
         program: String::new(),
         symmetric: true,
         max_remoteness: u16::from(plan.layout().game().shape().cells()),
+        dictionary: Vec::new(),
         tiers,
         blocks: Vec::new(),
     }

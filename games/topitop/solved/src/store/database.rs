@@ -13,7 +13,9 @@ use topitop_db::DbError;
 
 use crate::store::block::{Block, SymbolOrder};
 use crate::store::cache::{BlockCache, CacheStats};
-use crate::store::header::{checksum, BlockEntry, Header, ENTRY_LEN, FIXED_LEN, VERSION_GROUP_ORDER};
+use crate::store::header::{
+    checksum, BlockEntry, Header, COMPACT_ENTRY_LEN, ENTRY_LEN, FIXED_LEN, VERSION_GROUP_ORDER,
+};
 
 /// Default bytes of decompressed blocks kept: enough for the whole standard
 /// game, so that a server never decompresses a block twice.
@@ -174,7 +176,28 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 computed,
             });
         }
-        let table: Vec<BlockEntry> = entries.chunks_exact(ENTRY_LEN).map(BlockEntry::decode).collect();
+        let table: Vec<BlockEntry> = if header.stores_sizes() {
+            entries.chunks_exact(ENTRY_LEN).map(BlockEntry::decode).collect()
+        } else {
+            // Offsets follow the lengths; the decompressed length is
+            // bounded here and checked exactly when the block decodes
+            // against its boards' group sizes.
+            let mut offset = header.encoded_len() as u64;
+            entries
+                .chunks_exact(COMPACT_ENTRY_LEN)
+                .map(|e| {
+                    let compressed = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+                    let entry = BlockEntry {
+                        offset,
+                        compressed,
+                        raw: max_raw(&header) as u32,
+                        checksum: u64::from_le_bytes(e[4..12].try_into().unwrap_or([0; 8])),
+                    };
+                    offset = offset.saturating_add(u64::from(compressed));
+                    entry
+                })
+                .collect()
+        };
         let mut next = header.encoded_len() as u64;
         for (b, e) in table.iter().enumerate() {
             let stop = e.offset.checked_add(u64::from(e.compressed));
@@ -196,6 +219,14 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 ));
             }
             next = e.offset + u64::from(e.compressed);
+        }
+        if !header.stores_sizes() && next != start {
+            // No bytes between the blocks and the table that no checksum
+            // covers.
+            return Err(DbError::corrupt(
+                "block table",
+                format!("its blocks end at {next}, not at the table at {start}"),
+            ));
         }
         let blocks = table.len();
         Ok(Database {
@@ -262,9 +293,15 @@ impl<D: AsRef<[u8]> + Sync> Database<D> {
                 computed,
             });
         }
-        let mut raw = topitop_db::zstd_ctx::decompress(bytes, e.raw as usize)
+        // From version 3 the table gives only a bound: the frame's own
+        // content size, within it, makes room for exactly the block.
+        let room = match topitop_db::zstd_ctx::content_size(bytes) {
+            Some(n) if !self.header.stores_sizes() && n <= u64::from(e.raw) => n as usize,
+            _ => e.raw as usize,
+        };
+        let mut raw = topitop_db::zstd_ctx::decompress(bytes, room)
             .map_err(|err| DbError::corrupt(format!("block {b}"), format!("zstd: {err}")))?;
-        if raw.len() != e.raw as usize {
+        if self.header.stores_sizes() && raw.len() != e.raw as usize {
             return Err(DbError::corrupt(
                 format!("block {b}"),
                 format!("{} bytes decompressed, the table says {}", raw.len(), e.raw),

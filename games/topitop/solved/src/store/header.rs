@@ -19,6 +19,9 @@ pub const VERSION_STORED_SIZES: u16 = 2;
 pub const VERSION_GROUP_ORDER: u16 = 1;
 /// The versions this code reads.
 pub const KNOWN: [u16; 3] = [VERSION_GROUP_ORDER, VERSION_STORED_SIZES, VERSION];
+/// Bytes of a block-table entry from version 3: u32 compressed length,
+/// u64 checksum.
+pub const COMPACT_ENTRY_LEN: usize = 12;
 /// Index scheme 1: groups of canonical boards in board-number order.
 pub const SCHEME_CANONICAL_BOARDS: u8 = 1;
 /// Bytes of the fixed part of the header.
@@ -273,8 +276,20 @@ impl Header {
         self.counts[v.index()]
     }
 
+    /// Bytes of one entry of the block table: from version 3, the block's
+    /// compressed length and checksum (its offset follows from the lengths
+    /// before it, its decompressed length from its boards); before, all
+    /// four fields of [`BlockEntry`].
+    pub fn entry_len(&self) -> usize {
+        if self.stores_sizes() {
+            ENTRY_LEN
+        } else {
+            COMPACT_ENTRY_LEN
+        }
+    }
+
     /// Bytes of the block table, its checksum included.
     pub fn table_len(&self) -> u64 {
-        self.blocks * ENTRY_LEN as u64 + 8
+        self.blocks * self.entry_len() as u64 + 8
     }
 }

@@ -206,7 +206,12 @@ pub fn write(
         header.table_offset = offset;
         let mut table_bytes = Vec::with_capacity(header.table_len() as usize);
         for e in &table {
-            e.encode_into(&mut table_bytes);
+            if header.stores_sizes() {
+                e.encode_into(&mut table_bytes);
+            } else {
+                table_bytes.extend_from_slice(&e.compressed.to_le_bytes());
+                table_bytes.extend_from_slice(&e.checksum.to_le_bytes());
+            }
         }
         let sum = checksum(&table_bytes);
         table_bytes.extend_from_slice(&sum.to_le_bytes());
