@@ -48,7 +48,7 @@ pub fn convert(
     let (from_version, to_version) = if magic == packed::MAGIC {
         (PackedDb::open(from)?.header().version, packed::VERSION)
     } else if magic == tiered::MAGIC {
-        let (_, _, head) = crate::blocks::open_with_header(from, tiered::MAGIC, u64::from(u32::MAX))?;
+        let (_, _, head) = crate::blocks::open_with_header(from, tiered::MAGIC, tiered::MAX_HEADER)?;
         let header = tiered::TieredHeader::decode(&head).map_err(|e| e.in_file(from))?;
         (header.version, tiered::VERSION)
     } else {

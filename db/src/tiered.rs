@@ -31,7 +31,7 @@ pub const KNOWN: [u16; 2] = [1, VERSION];
 /// Records per block (the last block of a tier may hold fewer).
 pub const BLOCK_RECORDS: u64 = 1 << 16;
 /// The largest header a reader accepts.
-const MAX_HEADER: u64 = 64 << 20;
+pub(crate) const MAX_HEADER: u64 = 64 << 20;
 
 /// What a tiered database holds, besides the records.
 #[derive(Clone, Debug, PartialEq, Eq)]
