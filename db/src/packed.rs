@@ -426,16 +426,23 @@ pub fn train(samples: &[u8]) -> Option<Vec<u8>> {
     zstd::dict::from_continuous(samples, &sizes, MAX_DICTIONARY).ok()
 }
 
-/// Up to [`TRAIN_BYTES`] of whole blocks of `data`, spread evenly over it.
+/// Where the samples a dictionary is trained on start in `len` packed
+/// bytes: up to [`TRAIN_BYTES`] of whole blocks, spread evenly over them.
+fn sample_starts(len: u64) -> impl Iterator<Item = u64> {
+    let pieces = len / BLOCK_BYTES;
+    let take = (TRAIN_BYTES as u64 / BLOCK_BYTES).min(pieces).max(1);
+    let step = (pieces / take).max(1);
+    (0..pieces)
+        .step_by(step as usize)
+        .take(take as usize)
+        .map(|p| p * BLOCK_BYTES)
+}
+
+/// The samples of `data` ([`sample_starts`]), one after another.
 fn samples_of(data: &[u8]) -> Vec<u8> {
     let block = BLOCK_BYTES as usize;
-    let blocks = data.len() / block;
-    let take = (TRAIN_BYTES / block).min(blocks).max(1);
-    let step = (blocks / take).max(1);
-    (0..blocks)
-        .step_by(step)
-        .take(take)
-        .flat_map(|b| &data[b * block..(b + 1) * block])
+    sample_starts(data.len() as u64)
+        .flat_map(|at| &data[at as usize..at as usize + block])
         .copied()
         .collect()
 }
@@ -962,13 +969,9 @@ impl PackedDb {
     /// # Errors
     /// A damaged block.
     pub fn samples(&self) -> Result<Vec<u8>, DbError> {
-        let block = BLOCK_BYTES;
-        let pieces = self.data_len / block;
-        let take = (TRAIN_BYTES as u64 / block).min(pieces).max(1);
-        let step = (pieces / take).max(1);
         let mut out = Vec::new();
-        for p in (0..pieces).step_by(step as usize).take(take as usize) {
-            out.extend(self.read(p * block, block)?);
+        for at in sample_starts(self.data_len) {
+            out.extend(self.read(at, BLOCK_BYTES)?);
         }
         Ok(out)
     }

@@ -72,11 +72,17 @@ impl TierEntry {
     /// Bytes a record takes in a decompressed block: 2 in version 1; from
     /// version 2, 1 when the codebook has at most 256 records, else 2.
     pub fn width(&self) -> u64 {
-        if self.codebook.is_empty() || self.codebook.len() > 256 {
-            2
-        } else {
-            1
-        }
+        symbol_width(&self.codebook)
+    }
+}
+
+/// Bytes a symbol of `codebook` takes: 2 without one (version 1) or past
+/// 256 records, else 1.
+fn symbol_width(codebook: &[u16]) -> u64 {
+    if codebook.is_empty() || codebook.len() > 256 {
+        2
+    } else {
+        1
     }
 }
 
@@ -429,11 +435,7 @@ fn write_with_body<'r>(
         for (s, &r) in codebook.iter().enumerate() {
             symbol_of[usize::from(r)] = s as u16;
         }
-        let width = if codebook.is_empty() || codebook.len() > 256 {
-            2
-        } else {
-            1
-        };
+        let width = symbol_width(&codebook) as u32;
         let blocks = topitop_par::try_map_ranges(records.len(), BLOCK_RECORDS as usize, |range| {
             let chunk = &records[range];
             let raw: Vec<u8> = match (codebook.is_empty(), width) {
@@ -685,25 +687,22 @@ impl TieredDb {
             }
             return Ok(records);
         }
-        let symbols: Vec<usize> = match tier.width() {
-            1 => raw.iter().map(|&s| usize::from(s)).collect(),
+        let record = |s: usize| {
+            book.get(s).copied().ok_or_else(|| {
+                DbError::corrupt(
+                    what(),
+                    format!("symbol {s} past its tier's {} records", book.len()),
+                )
+                .in_file(&self.path)
+            })
+        };
+        match tier.width() {
+            1 => raw.iter().map(|&s| record(usize::from(s))).collect(),
             _ => raw
                 .chunks_exact(2)
-                .map(|c| usize::from(u16::from_le_bytes([c[0], c[1]])))
+                .map(|c| record(usize::from(u16::from_le_bytes([c[0], c[1]]))))
                 .collect(),
-        };
-        symbols
-            .into_iter()
-            .map(|s| {
-                book.get(s).copied().ok_or_else(|| {
-                    DbError::corrupt(
-                        what(),
-                        format!("symbol {s} past its tier's {} records", book.len()),
-                    )
-                    .in_file(&self.path)
-                })
-            })
-            .collect()
+        }
     }
 
     /// Checks every block (checksum, length, records) and the header's
