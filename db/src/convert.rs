@@ -96,14 +96,20 @@ pub fn convert(
 /// once `make` succeeded, so that a conversion that fails or is
 /// interrupted leaves the old file as it was.
 ///
+/// `to` must be a regular file or not exist yet: a directory, FIFO or
+/// device there is refused, never replaced (a database is a file; the
+/// atomic rename would put one in the device's place). A symbolic link
+/// is followed, and the file it names replaced.
+///
 /// # Errors
-/// What `make` gives (the file it wrote beside the old one removed), or
-/// the rename's.
+/// A `to` that is no regular file; what `make` gives (the file it wrote
+/// beside the old one removed), or the rename's.
 pub fn rewrite(
     from: &Path,
     to: &Path,
     make: impl FnOnce(&Path) -> Result<(u64, u64), DbError>,
 ) -> Result<(u64, u64), DbError> {
+    let to = &target(to)?;
     let same = same_file(from, to);
     let staging = if same { staging_path(to) } else { to.to_path_buf() };
     let made = make(&staging);
@@ -204,6 +210,24 @@ fn differ(tier: &str, path: &Path) -> DbError {
         "the new file's records differ from the old file's",
     )
     .in_file(path)
+}
+
+/// The file a conversion writes for the path `to`: `to`, or the file a
+/// symbolic link there names.
+fn target(to: &Path) -> Result<PathBuf, DbError> {
+    let io = |source| DbError::Io {
+        path: to.to_path_buf(),
+        source,
+    };
+    match std::fs::metadata(to) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(to.to_path_buf()),
+        Err(e) => Err(io(e)),
+        Ok(m) if m.is_file() => std::fs::canonicalize(to).map_err(io),
+        Ok(_) => Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a directory, FIFO or device); convert writes a database file: give the path of a file",
+        ))),
+    }
 }
 
 /// True when `a` and `b` name one file (or `b` does not exist and the

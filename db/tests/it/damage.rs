@@ -192,3 +192,34 @@ fn old_files_convert_with_every_answer_the_same_and_smaller() {
     let e = topitop_db::convert::convert(&other, &other, None, &|_, _| {}).unwrap_err();
     assert!(e.to_string().contains("other.db"), "{e}");
 }
+
+#[test]
+fn a_conversion_never_replaces_what_is_not_a_file_and_follows_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("values.db");
+    write_values(&old, 1);
+    // A directory and a FIFO where the new file should go: refused, and
+    // left as they were (an atomic rename would put a file in their place).
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let mut places = vec![sub];
+    if made.is_ok_and(|s| s.success()) {
+        places.push(fifo);
+    }
+    for place in places {
+        let before = std::fs::symlink_metadata(&place).unwrap().file_type();
+        let e = topitop_db::convert::convert(&old, &place, None, &|_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        assert_eq!(std::fs::symlink_metadata(&place).unwrap().file_type(), before);
+    }
+    // A link to a file: the file it names is replaced, the link kept.
+    let real = dir.path().join("real.db");
+    std::fs::write(&real, b"").unwrap();
+    let link = dir.path().join("link.db");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    topitop_db::convert::convert(&old, &link, None, &|_, _| {}).unwrap();
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(every_value(&real).unwrap(), every_value(&old).unwrap());
+}
